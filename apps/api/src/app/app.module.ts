@@ -1,0 +1,27 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import type { Logger } from 'pino';
+import { AuthModule } from './auth/auth.module';
+import type { AppConfig } from './config/app-config';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { PetsModule } from './pets/pets.module';
+
+@Module({})
+export class AppModule {
+  /** The configuration is validated before this is called; modules read it through ConfigService. */
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
+        LoggingModule.forRoot(logger),
+        DatabaseModule,
+        AuthModule,
+        PetsModule,
+        HealthModule,
+      ],
+    };
+  }
+}

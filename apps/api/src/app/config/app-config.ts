@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+// Blank values count as unset, so `PORT=` in an env file means the default rather than an error.
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema);
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9]+$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
+
+// An absolute http(s) address whose path ends in the version segment; stored without a trailing slash.
+const baseUrl = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    const url = URL.canParse(raw) ? new URL(raw) : undefined;
+    const path = url?.pathname.replace(/\/+$/, '') ?? '';
+    if (!url || !['http:', 'https:'].includes(url.protocol) || !path.endsWith('/v1') || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL ending in /v1 (got "${raw}")` });
+      return z.NEVER;
+    }
+    return `${url.origin}${path}`;
+  });
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .transform((raw, ctx): DatabaseConfig => {
+    if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return { type: 'sqlite', path: raw.slice(7) };
+    ctx.addIssue({
+      code: 'custom',
+      message: /^postgres(ql)?:\/\//.test(raw)
+        ? 'postgres:// is not supported by this build yet; use sqlite:<path>'
+        : 'must be sqlite:<path>, e.g. sqlite:./data/petstore.sqlite',
+    });
+    return z.NEVER;
+  });
+
+// Keys travel as RFC 6750 bearer tokens (token68 characters); the message never repeats a key.
+const apiKeys = z
+  .string()
+  .transform((raw) => raw.split(',').map((key) => key.trim()).filter(Boolean))
+  .refine((keys) => keys.every((key) => key.length >= 16 && /^[A-Za-z0-9\-._~+/]+=*$/.test(key)), {
+    message: 'must be comma-separated keys of at least 16 characters from A-Z a-z 0-9 - . _ ~ + / (values not shown)',
+  });
+
+const envSchema = z
+  .object({
+    PORT: optional(integer(0, 65535).default(3000)),
+    HOST: optional(z.string().trim().default('0.0.0.0')),
+    DATABASE_URL: optional(databaseUrl.default({ type: 'sqlite', path: './data/petstore.sqlite' })),
+    API_KEYS: optional(apiKeys.default([])),
+    PUBLIC_BASE_URL: optional(baseUrl.default('http://localhost:3000/v1')),
+    STAGING_BASE_URL: optional(baseUrl.optional()),
+    RATE_LIMIT_RPS: optional(integer(0, 1_000_000).default(100)),
+    REDIS_URL: optional(z.string().trim().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()),
+    LOG_LEVEL: optional(z.enum(LOG_LEVELS).default('info')),
+    NODE_ENV: optional(z.enum(['development', 'production', 'test']).default('development')),
+  })
+  .refine((env) => env.NODE_ENV !== 'production' || env.API_KEYS.length > 0, {
+    path: ['API_KEYS'],
+    message: 'must list at least one key when NODE_ENV=production (no development key is made there)',
+  });
+
+export type DatabaseConfig = { type: 'sqlite'; path: string };
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Service configuration, read once from the environment and validated before anything starts. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  /** Keys accepted as bearer tokens. */
+  apiKeys: string[];
+  /** Set when no key was configured outside production: a random key that lives as long as the process. */
+  developmentKey?: string;
+  publicBaseUrl: string;
+  stagingBaseUrl?: string;
+  rateLimitRps: number;
+  redisUrl?: string;
+  logLevel: LogLevel;
+  production: boolean;
+}
+
+/** Raised with every problem found, so that an operator fixes the environment in one go. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment; throws {@link ConfigError} naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  }
+  const e = parsed.data;
+  const developmentKey = e.API_KEYS.length === 0 ? `pk_dev_${randomBytes(24).toString('base64url')}` : undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL,
+    apiKeys: developmentKey ? [developmentKey] : e.API_KEYS,
+    developmentKey,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    stagingBaseUrl: e.STAGING_BASE_URL,
+    rateLimitRps: e.RATE_LIMIT_RPS,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+  };
+}

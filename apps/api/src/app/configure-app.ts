@@ -1,0 +1,57 @@
+import { RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import type { Logger as Pino } from 'pino';
+import { API_PREFIX } from '@petstore/contract';
+import { AppModule } from './app.module';
+import { ApiKeysService } from './auth/api-keys.service';
+import { bearerAuthHook } from './auth/bearer-auth.hook';
+import type { AppConfig } from './config/app-config';
+import { setupDocs } from './docs/setup-docs';
+import { ErrorFilter } from './errors/error.filter';
+import { ContractValidationPipe } from './http/contract-validation.pipe';
+import { fastifyOptions } from './http/fastify-options';
+import { useJsonBodyParser } from './http/json-body.parser';
+import { requestBoundsHook } from './http/request-bounds';
+import { requestIdHook } from './http/request-id.hook';
+import { recordRoutes } from './http/route-not-found';
+import { jsonBodyHook, routeHeadersHook } from './http/route-rules';
+import { createLogger } from './logging/create-logger';
+
+/** Creates the application exactly as it runs in production; `main.ts` and the tests both come through here. */
+export async function createApp(config: AppConfig, logger: Pino = createLogger(config.logLevel)): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, logger),
+    new FastifyAdapter(fastifyOptions(logger)),
+    // Our own JSON parser replaces Nest's; logs wait for the pino logger.
+    { bodyParser: false, bufferLogs: true },
+  );
+  configureApp(app, config);
+  await app.init();
+  return app;
+}
+
+/** Everything between the framework and our handlers: the path of a request, in the order it runs. */
+export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  const fastify = app.getHttpAdapter().getInstance();
+  recordRoutes(fastify);
+  useJsonBodyParser(fastify);
+  fastify.addHook('onRequest', requestIdHook);
+  fastify.addHook('onRequest', routeHeadersHook);
+  fastify.addHook('onRequest', requestBoundsHook);
+  fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService)));
+  fastify.addHook('onRequest', jsonBodyHook);
+
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: [
+      { path: 'health/live', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
+    ],
+  });
+  app.useGlobalPipes(new ContractValidationPipe());
+  app.useGlobalFilters(new ErrorFilter());
+  setupDocs(app, config);
+}

@@ -1,0 +1,34 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Public } from '../auth/public.decorator';
+import { ApiException } from '../errors/api.exception';
+import { ShutdownState } from './shutdown.state';
+
+/** Probes for orchestrators and load balancers; no key needed, nothing secret in them. */
+@Public()
+@ApiExcludeController()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly shutdown: ShutdownState,
+  ) {}
+
+  @Get('live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  async ready() {
+    if (this.shutdown.stopping) throw new ApiException('service_unavailable', 'The service is shutting down.');
+    try {
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: 1000 })]);
+    } catch {
+      throw new ApiException('service_unavailable', 'The database is not reachable.', { 'retry-after': '1' });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { ErrorBody, ErrorCode } from '@petstore/contract';
+
+// Node rejects some requests before Fastify sees them: heads too large, unparseable or smuggling-shaped
+// requests (e.g. Content-Length with Transfer-Encoding), and requests that did not arrive in time.
+const BY_NODE_CODE: Record<string, [number, ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'header_too_large', 'Request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request did not arrive in time.'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'request_timeout', 'The request headers did not arrive in time.'],
+};
+const MALFORMED: [number, ErrorCode, string] = [400, 'bad_request', 'The request is not valid HTTP/1.1.'];
+
+/** Answers a request Node could not parse with the Error object, then closes the connection. */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = BY_NODE_CODE[error.code ?? ''] ?? MALFORMED;
+  const body = JSON.stringify({ code, message, status } satisfies ErrorBody);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

@@ -1,0 +1,40 @@
+import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, type ValidationError } from 'class-validator';
+import { validationFailed } from '../errors/api.exception';
+
+const WHERE = { body: ['Invalid request body', 'field'], query: ['Invalid query parameters', 'query parameter'] } as const;
+
+/**
+ * Validates bodies and queries against the contract's decorated classes: no type coercion, unknown
+ * properties refused, and every invalid property reported at once in one sentence.
+ */
+@Injectable()
+export class ContractValidationPipe implements PipeTransform {
+  async transform(value: unknown, { type, metatype }: ArgumentMetadata): Promise<unknown> {
+    if ((type !== 'body' && type !== 'query') || !metatype || metatype === Object) return value;
+    const [prefix, noun] = WHERE[type];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw validationFailed(`${prefix}: it must be a JSON object.`);
+    }
+    const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      // Off because NoQuery has no rules at all; the object check above already refuses non-objects.
+      forbidUnknownValues: false,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+    });
+    if (errors.length > 0) throw validationFailed(`${prefix}: ${errors.map((e) => describe(e, noun)).join('; ')}.`);
+    return instance;
+  }
+}
+
+function describe(error: ValidationError, noun: string): string {
+  const constraints = error.constraints ?? {};
+  if ('whitelistValidation' in constraints) return `unknown ${noun} "${truncate(error.property)}" is not allowed`;
+  return Object.values(constraints)[0] ?? `${error.property} is invalid`;
+}
+
+const truncate = (text: string) => (text.length > 64 ? `${text.slice(0, 64)}…` : text);

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { FastifyHttpOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { clientErrorHandler } from './client-error';
+import { REQUEST_BOUNDS } from './request-bounds';
+import { RequestLogController } from './request-log.controller';
+
+// A client may name its request for tracing; anything that could forge a log line is replaced.
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function requestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The HTTP server's own settings: limits, timeouts and logging that apply before any route runs. */
+export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
+  return {
+    loggerInstance: logger,
+    logController: new RequestLogController(),
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: REQUEST_BOUNDS.bodyBytes,
+    // Path parameters longer than this would not match a route and turn a 400 into a 404.
+    routerOptions: { maxParamLength: REQUEST_BOUNDS.urlBytes },
+    // A slow client cannot hold a connection: the whole request within 10 s, idle keep-alive closed after 5 s.
+    requestTimeout: 10_000,
+    keepAliveTimeout: 5_000,
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    http: {
+      // Above REQUEST_BOUNDS so that requestBoundsHook answers 414/431 itself with the Error object.
+      maxHeaderSize: 2 * REQUEST_BOUNDS.headerBytes + REQUEST_BOUNDS.urlBytes,
+      headersTimeout: 10_000,
+      requireHostHeader: false,
+    },
+    clientErrorHandler,
+  };
+}

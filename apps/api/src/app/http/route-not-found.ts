@@ -1,0 +1,46 @@
+import FindMyWay from 'find-my-way';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiException } from '../errors/api.exception';
+
+/** Every route the app serves, so that an unmatched request can tell "no such path" from "wrong method". */
+export class RouteTable {
+  private readonly router = FindMyWay({ maxParamLength: 1024 });
+  private readonly methods = new Set<string>();
+
+  add(method: string, url: string): void {
+    this.methods.add(method);
+    this.router.on(method as FindMyWay.HTTPMethod, url, () => undefined);
+  }
+
+  allowedMethods(path: string): string[] {
+    return [...this.methods].filter((method) => this.router.find(method as FindMyWay.HTTPMethod, path)).sort();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteTable;
+  }
+}
+
+/** Records routes as they are registered; call before the app initialises its routes. */
+export function recordRoutes(fastify: FastifyInstance): void {
+  const table = new RouteTable();
+  fastify.decorate('routeTable', table);
+  fastify.addHook('onRoute', ({ method, url }) => {
+    for (const m of Array.isArray(method) ? method : [method]) table.add(m, url);
+  });
+}
+
+/** 405 with `Allow` when the path exists under another method, else 404. */
+export function routeNotFound(request: FastifyRequest): ApiException {
+  const path = request.url.split('?', 1)[0];
+  const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
+  const allowed = request.server.routeTable.allowedMethods(path);
+  if (allowed.length > 0) {
+    return new ApiException('method_not_allowed', `${request.method} is not allowed on ${shown}; use ${allowed.join(', ')}.`, {
+      allow: allowed.join(', '),
+    });
+  }
+  return new ApiException('not_found', `No resource at ${request.method} ${shown}; operations live under /v1/pets.`);
+}

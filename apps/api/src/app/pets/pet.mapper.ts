@@ -1,0 +1,10 @@
+import type { Pet } from '@petstore/contract';
+import type { PetEntity } from './pet.entity';
+
+/** The one mapping from a table row to the contract's Pet; fields in the interface's order. */
+export const toPet = (entity: PetEntity): Pet => ({
+  id: Number(entity.id),
+  name: entity.name,
+  categoryId: Number(entity.categoryId),
+  status: entity.status,
+});

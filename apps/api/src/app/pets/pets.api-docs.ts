@@ -1,0 +1,90 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
+import { GET_PET_SUNSET, LIST_LIMIT } from '@petstore/contract';
+import { GET_PET_HEADERS } from './get-pet.headers';
+
+// OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.
+
+const error = (status: number, description: string) => ApiResponse({ status, description, type: ErrorDto });
+const stringHeader = (description: string, example?: string) => ({ description, schema: { type: 'string', example } });
+
+const commonErrors = [
+  error(401, 'Missing or invalid API key (`unauthorized`), with `WWW-Authenticate: Bearer`.'),
+  error(500, 'The service failed unexpectedly (`internal_error`).'),
+];
+
+export const ListPetsDocs = () =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'listPets',
+      summary: 'List animals',
+      description:
+        `Animals ordered by \`id\` ascending, at most \`limit\` (default ${LIST_LIMIT.default}) per page, optionally ` +
+        'only those with one `status`. When more exist, `Link: <…>; rel="next"` gives the next page.',
+    }),
+    ApiResponse({
+      status: 200,
+      description: 'A page of animals; `[]` when none match.',
+      schema: { $ref: getSchemaPath('Pets') },
+      headers: { Link: stringHeader('RFC 8288 link to the next page, when there is one (`rel="next"`).') },
+    }),
+    error(400, 'A query parameter is invalid or unknown (`validation_failed`).'),
+    ...commonErrors,
+  );
+
+export const CreatePetDocs = () =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'createPet',
+      summary: 'Add an animal',
+      description: 'Adds an animal; the service assigns its `id`. `status` is `available` when omitted.',
+    }),
+    ApiBody({ type: NewPetDto, required: true }),
+    ApiResponse({
+      status: 201,
+      description: 'Animal added; the body includes the assigned `id`.',
+      type: PetDto,
+      headers: { Location: stringHeader('Path of the new animal.', '/v1/pets/42') },
+    }),
+    error(
+      400,
+      'The body is missing required fields, has invalid or unknown ones (`validation_failed`), or is not JSON (`malformed_json`).',
+    ),
+    error(413, 'The body is larger than 16 KiB (`payload_too_large`).'),
+    error(415, 'The body is not `application/json` (`unsupported_media_type`).'),
+    ...commonErrors,
+  );
+
+const deprecationHeaders = {
+  Deprecation: stringHeader('RFC 9745: this operation is deprecated.', GET_PET_HEADERS.deprecation),
+  Sunset: stringHeader('RFC 8594: when this operation will be removed.', GET_PET_HEADERS.sunset),
+  Link: stringHeader('The successor operation.', GET_PET_HEADERS.link),
+};
+
+export const GetPetDocs = () =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getPet',
+      summary: 'Get an animal (deprecated)',
+      deprecated: true,
+      description:
+        `Deprecated: this operation will be removed on ${GET_PET_SUNSET.toISOString().slice(0, 10)} ` +
+        `(${GET_PET_HEADERS.sunset}). Use \`GET /pets\` with the \`status\` filter instead. ` +
+        'Every response carries `Deprecation`, `Sunset` and a `successor-version` link.',
+    }),
+    ApiResponse({ status: 200, description: 'The animal exists.', type: PetDto, headers: deprecationHeaders }),
+    ApiResponse({
+      status: 400,
+      description: '`petId` is not a base-10 integer (`validation_failed`).',
+      type: ErrorDto,
+      headers: deprecationHeaders,
+    }),
+    ApiResponse({
+      status: 404,
+      description: 'No animal has this id (`not_found`).',
+      type: ErrorDto,
+      headers: deprecationHeaders,
+    }),
+    ...commonErrors,
+  );

@@ -1,0 +1,58 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ConfigService } from '@nestjs/config';
+import type { FastifyReply } from 'fastify';
+import type { Pet } from '@petstore/contract';
+import { ListPetsQueryDto, NewPetDto } from '@petstore/contract/dto';
+import type { AppConfig } from '../config/app-config';
+import { NoQuery } from '../http/no-query';
+import type { RouteRules } from '../http/route-rules';
+import { GET_PET_HEADERS } from './get-pet.headers';
+import { nextPageLink } from './next-page-link';
+import { PetIdPipe } from './pet-id.pipe';
+import { CreatePetDocs, GetPetDocs, ListPetsDocs } from './pets.api-docs';
+import { PetsService } from './pets.service';
+
+@ApiTags('pets')
+@Controller('pets')
+export class PetsController {
+  private readonly publicBaseUrl: string;
+
+  constructor(
+    private readonly pets: PetsService,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.publicBaseUrl = config.get('publicBaseUrl', { infer: true });
+  }
+
+  @Get()
+  @ListPetsDocs()
+  async listPets(@Query() query: ListPetsQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
+    const page = await this.pets.listPets(query);
+    if (page.nextCursor) reply.header('link', nextPageLink(this.publicBaseUrl, query, page.nextCursor));
+    return page.pets;
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RouteConfig({ jsonBody: true } satisfies RouteRules)
+  @CreatePetDocs()
+  async createPet(
+    @Query() _query: NoQuery,
+    @Body() newPet: NewPetDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Pet> {
+    const pet = await this.pets.createPet(newPet);
+    reply.header('location', `/v1/pets/${pet.id}`);
+    return pet;
+  }
+
+  @Get(':petId')
+  @RouteConfig({ headers: GET_PET_HEADERS } satisfies RouteRules)
+  @GetPetDocs()
+  @ApiParam({ name: 'petId', description: 'Identifier of the animal.', schema: { type: 'integer', format: 'int64' } })
+  getPet(@Param('petId', PetIdPipe) petId: number, @Query() _query: NoQuery): Promise<Pet> {
+    return this.pets.getPet(petId);
+  }
+}

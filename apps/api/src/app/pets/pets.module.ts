@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PetEntity } from './pet.entity';
+import { PetsController } from './pets.controller';
+import { PetsRepository } from './pets.repository';
+import { PetsService } from './pets.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PetEntity])],
+  controllers: [PetsController],
+  providers: [PetsService, PetsRepository],
+})
+export class PetsModule {}

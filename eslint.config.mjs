@@ -1,0 +1,36 @@
+import nx from '@nx/eslint-plugin';
+
+// Who may import whom (see README, "Workspace layout"): a violation fails the lint.
+const RUNTIME_HEAVY = ['@nestjs/*', 'class-validator', 'class-transformer', 'reflect-metadata', 'typeorm', 'sqlite3', 'pg'];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  { ignores: ['**/dist', '**/node_modules', '**/coverage', 'tmp', 'data'] },
+  {
+    files: ['**/*.ts', '**/*.js'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: [] },
+            {
+              sourceTag: 'type:client',
+              onlyDependOnLibsWithTags: ['type:contract'],
+              bannedExternalImports: RUNTIME_HEAVY,
+            },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:client'] },
+            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'] },
+            { sourceTag: 'scope:client', onlyDependOnLibsWithTags: ['scope:shared'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+];

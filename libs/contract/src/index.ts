@@ -1,0 +1,14 @@
+// Decorator-free entry point: safe to import at run time from any client, browser included.
+export { PetStatus, PET_STATUSES } from './lib/pet-status';
+export type { Pet, NewPet } from './lib/pet';
+export { ERROR_CODES } from './lib/error-body';
+export type { ErrorBody, ErrorCode } from './lib/error-body';
+export {
+  API_PREFIX,
+  API_VERSION,
+  GET_PET_DEPRECATED_AT,
+  GET_PET_SUNSET,
+  LIST_LIMIT,
+  MAX_ID,
+  NAME_LENGTH,
+} from './lib/interface';

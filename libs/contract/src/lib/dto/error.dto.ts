@@ -1,0 +1,27 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../error-body';
+
+const codeList = Object.entries(ERROR_CODES)
+  .map(([code, status]) => `\`${code}\` (${status})`)
+  .join(', ');
+
+// Named ErrorDto so it never shadows the global Error; published as the `Error` schema of the interface.
+@ApiSchema({ name: 'Error', description: 'The body of every error response.' })
+export class ErrorDto implements ErrorBody {
+  @ApiProperty({
+    description: `Machine-readable error code, one of: ${codeList}.`,
+    enum: Object.keys(ERROR_CODES),
+    enumName: 'ErrorCode',
+    example: 'validation_failed',
+  })
+  code!: ErrorCode;
+
+  @ApiProperty({
+    description: 'What is wrong and where, in one sentence a person can act on.',
+    example: 'Invalid request body: categoryId is required and must be an integer from 1 to 9007199254740991.',
+  })
+  message!: string;
+
+  @ApiProperty({ description: 'The HTTP status code, repeated.', type: 'integer', example: 400 })
+  status!: number;
+}

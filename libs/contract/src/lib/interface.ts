@@ -1,0 +1,20 @@
+/** Version of the interface this contract describes. */
+export const API_VERSION = '1.0.0';
+
+/** Path segment every operation lives under. */
+export const API_PREFIX = '/v1';
+
+/** Bounds of the `limit` query parameter of `listPets`. */
+export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+/** Bounds of a pet's `name`, counted in Unicode code points. */
+export const NAME_LENGTH = { min: 1, max: 100 } as const;
+
+/** Largest identifier the service and client guarantee: ids beyond it cannot be represented exactly in JavaScript. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** `getPet` is deprecated: announced on this date (RFC 9745 `Deprecation`) ... */
+export const GET_PET_DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
+
+/** ... and removed on this date (RFC 8594 `Sunset`). Its successor is `listPets` with the `status` filter. */
+export const GET_PET_SUNSET = new Date('2030-12-05T00:00:00Z');
