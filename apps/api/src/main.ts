@@ -1,5 +1,9 @@
+import { Logger } from 'nestjs-pino';
 import { createApp } from './app/configure-app';
 import { ConfigError, loadConfig } from './app/config/app-config';
+
+/** A stop that takes longer than this is cut short: orchestrators kill at 10 s. */
+const SHUTDOWN_DEADLINE_MS = 9_000;
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -19,6 +23,21 @@ async function bootstrap(): Promise<void> {
     );
   }
   await app.listen({ port: config.port, host: config.host });
+
+  // Nest's enableShutdownHooks re-raises the signal after closing, so the exit status would say "killed";
+  // operators and process managers expect a clean stop to exit 0.
+  const stop = async (signal: NodeJS.Signals) => {
+    const deadline = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
+    app.get(Logger).log(`${signal} received: finishing in-flight requests, then stopping`);
+    await app.close();
+    clearTimeout(deadline);
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
-void bootstrap();
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(`The service could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -24,8 +24,8 @@ export async function createApp(config: AppConfig, logger: Pino = createLogger(c
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, logger),
     new FastifyAdapter(fastifyOptions(logger)),
-    // Our own JSON parser replaces Nest's; logs wait for the pino logger.
-    { bodyParser: false, bufferLogs: true },
+    // Our own JSON parser replaces Nest's; logs wait for the pino logger; start-up errors are thrown, not exited on.
+    { bodyParser: false, bufferLogs: true, abortOnError: false },
   );
   configureApp(app, config);
   await app.init();
@@ -35,7 +35,6 @@ export async function createApp(config: AppConfig, logger: Pino = createLogger(c
 /** Everything between the framework and our handlers: the path of a request, in the order it runs. */
 export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
   recordRoutes(fastify);
   useJsonBodyParser(fastify);

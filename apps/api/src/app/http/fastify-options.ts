@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
-import type { FastifyHttpOptions } from 'fastify';
+import type { FastifyHttpOptions, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
+import { ApiException } from '../errors/api.exception';
+import { sendError } from '../errors/error.filter';
 import { clientErrorHandler } from './client-error';
 import { REQUEST_BOUNDS } from './request-bounds';
 import { RequestLogController } from './request-log.controller';
@@ -36,5 +38,8 @@ export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
       requireHostHeader: false,
     },
     clientErrorHandler,
+    // The router rejects a malformed path (bad percent-encoding) before any hook or handler runs.
+    frameworkErrors: (_error, _request, reply) =>
+      sendError(reply as FastifyReply, new ApiException('bad_request', 'The request path is not validly percent-encoded.'), logger),
   };
 }

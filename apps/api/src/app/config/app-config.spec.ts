@@ -1,0 +1,90 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe(loadConfig.name, () => {
+  const KEY = 'pk_unit_key_0123456789';
+
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ API_KEYS: KEY });
+    expect(config).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      database: { type: 'sqlite', path: './data/petstore.sqlite' },
+      apiKeys: [KEY],
+      developmentKey: undefined,
+      publicBaseUrl: 'http://localhost:3000/v1',
+      stagingBaseUrl: undefined,
+      rateLimitRps: 100,
+      redisUrl: undefined,
+      logLevel: 'info',
+      production: false,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite:/var/lib/petstore/pets.sqlite',
+      API_KEYS: `${KEY}, pk_other_key_0123456789 ,`,
+      PUBLIC_BASE_URL: 'https://api.example.com/v1/',
+      STAGING_BASE_URL: 'https://staging.example.com/v1',
+      RATE_LIMIT_RPS: '0',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      database: { type: 'sqlite', path: '/var/lib/petstore/pets.sqlite' },
+      apiKeys: [KEY, 'pk_other_key_0123456789'],
+      publicBaseUrl: 'https://api.example.com/v1',
+      stagingBaseUrl: 'https://staging.example.com/v1',
+      rateLimitRps: 0,
+      redisUrl: 'redis://127.0.0.1:6379',
+      logLevel: 'warn',
+      production: true,
+    });
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ API_KEYS: KEY, PORT: '', LOG_LEVEL: ' ' })).toMatchObject({ port: 3000, logLevel: 'info' });
+  });
+
+  it('makes a random development key outside production when no key is set', () => {
+    const a = loadConfig({});
+    const b = loadConfig({});
+    expect(a.developmentKey).toMatch(/^pk_dev_[A-Za-z0-9_-]{32}$/);
+    expect(a.apiKeys).toEqual([a.developmentKey]);
+    expect(b.developmentKey).not.toBe(a.developmentKey);
+  });
+
+  it('refuses production without keys', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/API_KEYS must list at least one key when NODE_ENV=production/);
+  });
+
+  it('names every bad variable at once', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ PORT: '70000', HOST: '', LOG_LEVEL: 'loud', RATE_LIMIT_RPS: 'x', PUBLIC_BASE_URL: 'https://a.example/v2', REDIS_URL: 'http://x' });
+    } catch (thrown) {
+      error = thrown as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error?.problems.map((p) => p.split(' ')[0]).sort()).toEqual(['LOG_LEVEL', 'PORT', 'PUBLIC_BASE_URL', 'RATE_LIMIT_RPS', 'REDIS_URL']);
+  });
+
+  it.each(['postgres://localhost/test', 'mysql://x', 'sqlite:', './file.sqlite'])('refuses DATABASE_URL=%s for now', (url) => {
+    expect(() => loadConfig({ API_KEYS: KEY, DATABASE_URL: url })).toThrow(/DATABASE_URL/);
+  });
+
+  it('refuses keys that cannot be bearer tokens without repeating them', () => {
+    expect(() => loadConfig({ API_KEYS: 'has space in it 12345' })).toThrow(ConfigError);
+    try {
+      loadConfig({ API_KEYS: 'tooshort' });
+    } catch (error) {
+      expect((error as Error).message).toContain('API_KEYS');
+      expect((error as Error).message).not.toContain('tooshort');
+    }
+  });
+});

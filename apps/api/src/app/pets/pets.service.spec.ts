@@ -1,0 +1,76 @@
+import { PetStatus } from '@petstore/contract';
+import { ApiException } from '../errors/api.exception';
+import { decodeCursor } from './pet-cursor';
+import type { PetEntity } from './pet.entity';
+import type { PetPageQuery, PetsRepository } from './pets.repository';
+import { PetsService } from './pets.service';
+
+/** An in-memory stand-in for the table, with the repository's contract: pages keyed on id, ascending. */
+class InMemoryPets {
+  rows: PetEntity[] = [];
+  findPage = async ({ status, afterId, take }: PetPageQuery) =>
+    this.rows.filter((row) => row.id > afterId && (!status || row.status === status)).slice(0, take);
+  findById = async (id: number) => this.rows.find((row) => row.id === id) ?? null;
+  insert = async (pet: Omit<PetEntity, 'id'>) => {
+    const row = { ...pet, id: this.rows.length + 1 };
+    this.rows.push(row);
+    return row;
+  };
+}
+
+describe(PetsService.name, () => {
+  let table: InMemoryPets;
+  let sut: PetsService;
+
+  beforeEach(async () => {
+    table = new InMemoryPets();
+    sut = new PetsService(table as unknown as PetsRepository);
+  });
+
+  describe('createPet', () => {
+    it('stores an omitted status as available', async () => {
+      expect(await sut.createPet({ name: 'Rex', categoryId: 1 })).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    });
+
+    it('keeps a given status', async () => {
+      expect((await sut.createPet({ name: 'Rex', categoryId: 1, status: PetStatus.Sold })).status).toBe('sold');
+    });
+  });
+
+  describe('listPets', () => {
+    beforeEach(async () => {
+      for (let i = 0; i < 25; i += 1) await sut.createPet({ name: `p${i}`, categoryId: 1, status: i % 5 === 0 ? PetStatus.Sold : PetStatus.Available });
+    });
+
+    it('returns the default 20 and a cursor at the last one', async () => {
+      const page = await sut.listPets({});
+      expect(page.pets.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(decodeCursor(page.nextCursor as string)).toBe(20);
+    });
+
+    it('gives no cursor when the page holds the rest exactly', async () => {
+      const page = await sut.listPets({ limit: 5, cursor: (await sut.listPets({ limit: 20 })).nextCursor });
+      expect(page.pets.map((p) => p.id)).toEqual([21, 22, 23, 24, 25]);
+      expect(page.nextCursor).toBeUndefined();
+    });
+
+    it('filters by status across pages', async () => {
+      const first = await sut.listPets({ status: PetStatus.Sold, limit: 3 });
+      const second = await sut.listPets({ status: PetStatus.Sold, limit: 3, cursor: first.nextCursor });
+      expect([...first.pets, ...second.pets].map((p) => p.id)).toEqual([1, 6, 11, 16, 21]);
+      expect(second.nextCursor).toBeUndefined();
+    });
+  });
+
+  describe('getPet', () => {
+    it('returns the pet', async () => {
+      const pet = await sut.createPet({ name: 'Rex', categoryId: 9 });
+      expect(await sut.getPet(pet.id)).toEqual(pet);
+    });
+
+    it('answers an absent pet with not_found', async () => {
+      await expect(sut.getPet(404)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(sut.getPet(404)).rejects.toBeInstanceOf(ApiException);
+    });
+  });
+});

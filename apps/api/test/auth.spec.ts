@@ -1,0 +1,82 @@
+import { expectError } from './support/assertions';
+import { rawRequest } from './support/raw-http';
+import { TEST_KEY, startApp, type TestApp } from './support/test-app';
+
+describe('authentication', () => {
+  let sut: TestApp;
+  beforeAll(async () => {
+    sut = await startApp({ env: { API_KEYS: `${TEST_KEY}, pk_second_key_0123456789` } });
+  });
+  afterAll(() => sut.close());
+
+  const operations: Array<[string, string, string]> = [
+    ['listPets', 'GET', '/v1/pets'],
+    ['createPet', 'POST', '/v1/pets'],
+    ['getPet', 'GET', '/v1/pets/1'],
+  ];
+
+  describe.each(operations)('%s', (_name, method, path) => {
+    const call = (headers: Record<string, string>) => fetch(`${sut.origin}${path}`, { method, headers });
+
+    it.each([
+      ['no Authorization header', {}],
+      ['an unknown key', { authorization: 'Bearer pk_not_a_key_0123456789' }],
+      ['another scheme', { authorization: `Basic ${Buffer.from(`u:${TEST_KEY}`).toString('base64')}` }],
+      ['the scheme without a token', { authorization: 'Bearer' }],
+      ['a token that is not token68', { authorization: 'Bearer a b c' }],
+      ['the bare key without a scheme', { authorization: TEST_KEY }],
+      ['a key with a prefix of the valid one', { authorization: `Bearer ${TEST_KEY.slice(0, -1)}` }],
+    ])('answers 401 with WWW-Authenticate for %s', async (_label, headers) => {
+      const response = await call(headers);
+      await expectError(response, 401, 'unauthorized');
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    });
+  });
+
+  it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('accepts the scheme word written %s', async (scheme) => {
+    const response = await fetch(`${sut.origin}/v1/pets`, { headers: { authorization: `${scheme} ${TEST_KEY}` } });
+    expect(response.status).toBe(200);
+  });
+
+  it('accepts every configured key', async () => {
+    const response = await fetch(`${sut.origin}/v1/pets`, { headers: { authorization: 'Bearer pk_second_key_0123456789' } });
+    expect(response.status).toBe(200);
+  });
+
+  it('decides before the body: an unauthenticated bad, huge or wrongly typed body gets 401', async () => {
+    const bodies: Array<[string, string]> = [
+      ['application/json', '{not json'],
+      ['application/json', JSON.stringify({ pad: 'x'.repeat(64 * 1024) })],
+      ['text/plain', 'hello'],
+      ['application/json', '{"name":""}'],
+    ];
+    for (const [type, body] of bodies) {
+      const response = await fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers: { 'content-type': type }, body });
+      await expectError(response, 401, 'unauthorized');
+    }
+  });
+
+  it('refuses duplicate Authorization headers, even when both are valid', async () => {
+    const response = await rawRequest(
+      sut.origin,
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`,
+    );
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.body)).toMatchObject({ code: 'unauthorized', status: 401 });
+  });
+
+  it('never echoes the presented key', async () => {
+    const response = await fetch(`${sut.origin}/v1/pets`, { headers: { authorization: 'Bearer pk_guess_ABCDEFGHIJKLMNOP' } });
+    expect(await response.text()).not.toContain('pk_guess');
+  });
+
+  it('leaves docs and health open', async () => {
+    for (const path of ['/docs', '/docs/openapi.json', '/health/live', '/health/ready']) {
+      expect((await fetch(`${sut.origin}${path}`)).status).toBe(200);
+    }
+  });
+
+  it('does not need a key to learn that a route does not exist', async () => {
+    await expectError(await fetch(`${sut.origin}/v1/nothing-here`), 404, 'not_found');
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnService, waitUntilLive } from './support/service-process';
+import { TEST_KEY } from './support/test-app';
+
+// The built service as `npm start` runs it: configuration, the development key, and a clean stop.
+describe('the service process', () => {
+  let dir: string;
+  const database = () => `sqlite:${join(dir, 'petstore.sqlite')}`;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'petstore-process-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('serves on PORT and exits with code 0 on %s', async (signal) => {
+    const service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: database() });
+    await waitUntilLive(service);
+    const response = await fetch(`${service.origin}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+    expect(response.status).toBe(200);
+    const stoppedAt = Date.now();
+    service.child.kill(signal);
+    expect(await service.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    const lines = service.stdout().trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.some((line) => line.reqId && line.url === '/v1/pets' && line.statusCode === 200)).toBe(true);
+    expect(service.stdout()).not.toContain(TEST_KEY);
+  });
+
+  it('prints a development key once when no key is configured, and accepts it', async () => {
+    const service = await spawnService({ DATABASE_URL: database() });
+    try {
+      await waitUntilLive(service);
+      const keys = service.stderr().match(/pk_dev_[A-Za-z0-9_-]+/g) ?? [];
+      expect(keys).toHaveLength(1);
+      const response = await fetch(`${service.origin}/v1/pets`, { headers: { authorization: `Bearer ${keys[0]}` } });
+      expect(response.status).toBe(200);
+      expect(service.stdout()).not.toContain(keys[0]);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  });
+
+  it('refuses to start in production without keys, saying why', async () => {
+    const service = await spawnService({ NODE_ENV: 'production', DATABASE_URL: database() });
+    expect((await service.exited).code).toBe(1);
+    expect(service.stderr()).toMatch(/API_KEYS .*production/);
+    expect(service.stderr()).not.toContain('pk_dev_');
+  });
+
+  it('refuses a bad configuration, naming every bad variable and never a key', async () => {
+    const service = await spawnService({
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: 'mysql://db',
+      PUBLIC_BASE_URL: 'not a url',
+      RATE_LIMIT_RPS: '-1',
+      API_KEYS: 'short',
+    });
+    expect((await service.exited).code).toBe(1);
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'RATE_LIMIT_RPS', 'API_KEYS']) {
+      expect(service.stderr()).toContain(name);
+    }
+    expect(service.stderr()).not.toContain('short');
+  });
+});

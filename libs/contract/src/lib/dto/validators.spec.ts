@@ -1,0 +1,44 @@
+import { codePointLength, isPetName, isPetStatus, isSafeId } from './validators';
+
+describe('contract validators', () => {
+  describe(codePointLength.name, () => {
+    it.each([
+      ['', 0],
+      ['Rex', 3],
+      ['🐈', 1],
+      ['🐈‍⬛', 3],
+      ['e\u0301', 2],
+    ])('counts %j as %i code points', (text, length) => {
+      expect(codePointLength(text)).toBe(length);
+    });
+  });
+
+  describe(isPetName.name, () => {
+    it.each(['R', ' Rex ', '🐈'.repeat(100), 'a'.repeat(100), 'ä\u200b'])('accepts %j', (name) => {
+      expect(isPetName(name)).toBe(true);
+    });
+
+    it.each([['', 'empty'], [' \t\n', 'only whitespace'], ['\u3000\u00a0', 'only Unicode spaces'], ['a'.repeat(101), '101 letters'], ['🐈'.repeat(101), '101 emoji']])(
+      'refuses %j (%s)',
+      (name) => {
+        expect(isPetName(name)).toBe(false);
+      },
+    );
+
+    it.each([null, undefined, 42, ['Rex'], { name: 'Rex' }])('refuses the non-string %j', (name) => {
+      expect(isPetName(name)).toBe(false);
+    });
+  });
+
+  describe(isSafeId.name, () => {
+    it.each([1, 42, Number.MAX_SAFE_INTEGER])('accepts %d', (id) => expect(isSafeId(id)).toBe(true));
+    it.each([0, -1, 2.5, Number.MAX_SAFE_INTEGER + 1, Number.NaN, Infinity, '5', null])('refuses %j', (id) =>
+      expect(isSafeId(id)).toBe(false),
+    );
+  });
+
+  describe(isPetStatus.name, () => {
+    it.each(['available', 'pending', 'sold'])('accepts %s', (status) => expect(isPetStatus(status)).toBe(true));
+    it.each(['Available', 'lost', '', null, 1])('refuses %j', (status) => expect(isPetStatus(status)).toBe(false));
+  });
+});
