@@ -74,7 +74,7 @@ describe('errors from every layer are the Error object', () => {
     it('answers a malformed percent-encoding with 400', async () => {
       const response = await fetch(`${sut.origin}/v1/pets/%E0%A4%A`, { headers: AUTH });
       expect(response.status).toBe(400);
-      expect((await response.json()).status).toBe(400);
+      expect(((await response.json()) as { status: number }).status).toBe(400);
     });
   });
 

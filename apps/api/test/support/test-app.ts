@@ -29,10 +29,15 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse a database file, e.g. to restart on the same data. */
   databasePath?: string;
+  /**
+   * Port to listen on, when the address must be known before boot (e.g. to put it in PUBLIC_BASE_URL).
+   * @default 0 (an ephemeral port)
+   */
+  port?: number;
 }
 
-/** Boots the real app through createApp (the path main.ts takes) on an ephemeral port and a temporary SQLite file. */
-export async function startApp({ env = {}, databasePath }: StartOptions = {}): Promise<TestApp> {
+/** Boots the real app through createApp (the path main.ts takes) on a port (ephemeral by default) and a temporary SQLite file. */
+export async function startApp({ env = {}, databasePath, port: listenPort = 0 }: StartOptions = {}): Promise<TestApp> {
   const dir = databasePath ? undefined : mkdtempSync(join(tmpdir(), 'petstore-test-'));
   const path = databasePath ?? join(dir as string, 'petstore.sqlite');
   const config = loadConfig({
@@ -50,7 +55,7 @@ export async function startApp({ env = {}, databasePath }: StartOptions = {}): P
     },
   });
   const app = await createApp(config, createLogger(config.logLevel, sink));
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: listenPort, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {

@@ -19,14 +19,21 @@ export function buildOpenApiDocument(
     )
     .setVersion(API_VERSION)
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
-    .setContact('Pet Store team', '', 'petstore@example.org')
     .addServer(config.publicBaseUrl, 'Production')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key issued by the operator.' }, BEARER_SCHEME)
+    // Keys are opaque strings, not JWTs (addBearerAuth would otherwise claim `bearerFormat: JWT`).
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key issued by the operator.' },
+      BEARER_SCHEME,
+    )
     .addSecurityRequirements(BEARER_SCHEME)
     .addTag('pets', 'Animals offered in the store.');
   if (config.stagingBaseUrl) builder.addServer(config.stagingBaseUrl, 'Staging');
 
-  const document = SwaggerModule.createDocument(app, builder.build(), {
+  const options = builder.build();
+  // setContact always writes `url` and `email`, and empty strings would not be valid ones.
+  options.info.contact = { name: 'Pet Store team' };
+
+  const document = SwaggerModule.createDocument(app, options, {
     // Paths are relative to the servers, which already end in /v1.
     ignoreGlobalPrefix: true,
     extraModels: [PetDto, NewPetDto, ErrorDto],

@@ -6,13 +6,25 @@ import { GET_PET_HEADERS } from './get-pet.headers';
 
 // OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.
 
-const error = (status: number, description: string) => ApiResponse({ status, description, type: ErrorDto });
-const stringHeader = (description: string, example?: string) => ({ description, schema: { type: 'string', example } });
+type HeaderDocs = Record<string, ReturnType<typeof stringHeader>>;
 
-const commonErrors = [
-  error(401, 'Missing or invalid API key (`unauthorized`), with `WWW-Authenticate: Bearer`.'),
-  error(500, 'The service failed unexpectedly (`internal_error`).'),
+const stringHeader = (description: string, example?: string) => ({ description, schema: { type: 'string', example } });
+const error = (status: number, description: string, headers?: HeaderDocs) =>
+  ApiResponse({ status, description, type: ErrorDto, ...(headers && { headers }) });
+
+const commonErrors = (headers?: HeaderDocs) => [
+  error(401, 'Missing or invalid API key (`unauthorized`).', {
+    'WWW-Authenticate': stringHeader('The scheme to authenticate with.', 'Bearer'),
+    ...headers,
+  }),
+  error(500, 'The service failed unexpectedly (`internal_error`).', headers),
 ];
+
+const deprecationHeaders: HeaderDocs = {
+  Deprecation: stringHeader('RFC 9745: this operation is deprecated.', GET_PET_HEADERS.deprecation),
+  Sunset: stringHeader('RFC 8594: when this operation will be removed.', GET_PET_HEADERS.sunset),
+  Link: stringHeader('The successor operation.', GET_PET_HEADERS.link),
+};
 
 export const ListPetsDocs = () =>
   applyDecorators(
@@ -30,7 +42,7 @@ export const ListPetsDocs = () =>
       headers: { Link: stringHeader('RFC 8288 link to the next page, when there is one (`rel="next"`).') },
     }),
     error(400, 'A query parameter is invalid or unknown (`validation_failed`).'),
-    ...commonErrors,
+    ...commonErrors(),
   );
 
 export const CreatePetDocs = () =>
@@ -53,14 +65,8 @@ export const CreatePetDocs = () =>
     ),
     error(413, 'The body is larger than 16 KiB (`payload_too_large`).'),
     error(415, 'The body is not `application/json` (`unsupported_media_type`).'),
-    ...commonErrors,
+    ...commonErrors(),
   );
-
-const deprecationHeaders = {
-  Deprecation: stringHeader('RFC 9745: this operation is deprecated.', GET_PET_HEADERS.deprecation),
-  Sunset: stringHeader('RFC 8594: when this operation will be removed.', GET_PET_HEADERS.sunset),
-  Link: stringHeader('The successor operation.', GET_PET_HEADERS.link),
-};
 
 export const GetPetDocs = () =>
   applyDecorators(
@@ -74,17 +80,11 @@ export const GetPetDocs = () =>
         'Every response carries `Deprecation`, `Sunset` and a `successor-version` link.',
     }),
     ApiResponse({ status: 200, description: 'The animal exists.', type: PetDto, headers: deprecationHeaders }),
-    ApiResponse({
-      status: 400,
-      description: '`petId` is not a base-10 integer (`validation_failed`).',
-      type: ErrorDto,
-      headers: deprecationHeaders,
-    }),
-    ApiResponse({
-      status: 404,
-      description: 'No animal has this id (`not_found`).',
-      type: ErrorDto,
-      headers: deprecationHeaders,
-    }),
-    ...commonErrors,
+    error(
+      400,
+      '`petId` is not a base-10 integer, or a query parameter was sent (`validation_failed`).',
+      deprecationHeaders,
+    ),
+    error(404, 'No animal has this id (`not_found`).', deprecationHeaders),
+    ...commonErrors(deprecationHeaders),
   );

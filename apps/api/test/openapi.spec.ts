@@ -1,0 +1,264 @@
+import { ERROR_CODES } from '@petstore/contract';
+import { startApp, type TestApp } from './support/test-app';
+
+// The served document is plain JSON; these shapes name only what the assertions read.
+interface OasSchema {
+  type?: string;
+  format?: string;
+  enum?: string[];
+  $ref?: string;
+  allOf?: OasSchema[];
+  items?: OasSchema;
+  properties?: Record<string, OasSchema>;
+  required?: string[];
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+}
+interface OasParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: OasSchema;
+}
+interface OasResponse {
+  headers?: Record<string, { schema: OasSchema }>;
+  content?: Record<string, { schema: OasSchema }>;
+}
+interface OasOperation {
+  operationId: string;
+  deprecated?: boolean;
+  description?: string;
+  parameters?: OasParameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: OasSchema }> };
+  responses: Record<string, OasResponse>;
+  security?: Array<Record<string, string[]>>;
+}
+interface OasDocument {
+  openapi: string;
+  info: { version: string };
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, OasOperation>>;
+  components: {
+    schemas: Record<string, OasSchema>;
+    securitySchemes: Record<string, { type: string; scheme?: string; bearerFormat?: string }>;
+  };
+  security: Array<Record<string, string[]>>;
+}
+
+const PRODUCTION = 'https://api.example.com/v1';
+const STAGING = 'https://staging.example.com/v1';
+const ref = (name: string) => `#/components/schemas/${name}`;
+// A property that names another schema is `{ $ref }`, or `{ allOf: [{ $ref }] }` when it adds a description.
+const refOf = (schema: OasSchema) => schema.$ref ?? schema.allOf?.[0]?.$ref;
+
+describe('OpenAPI document (GET /docs/openapi.json)', () => {
+  let sut: TestApp;
+  let doc: OasDocument;
+  const operations = () => Object.values(doc.paths).flatMap((item) => Object.values(item));
+  const operation = (operationId: string) => {
+    const found = operations().find((op) => op.operationId === operationId);
+    if (!found) throw new Error(`no operation ${operationId}`);
+    return found;
+  };
+  const parameter = (operationId: string, name: string) =>
+    operation(operationId).parameters?.find((p) => p.name === name);
+  const jsonSchema = (operationId: string, status: string) =>
+    operation(operationId).responses[status]?.content?.['application/json']?.schema;
+
+  beforeAll(async () => {
+    sut = await startApp({ env: { PUBLIC_BASE_URL: PRODUCTION, STAGING_BASE_URL: STAGING } });
+    const response = await fetch(`${sut.origin}/docs/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    doc = (await response.json()) as OasDocument;
+  });
+  afterAll(() => sut.close());
+
+  it('serves Swagger UI at /docs without a key', async () => {
+    const response = await fetch(`${sut.origin}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await response.text()).toContain('swagger-ui');
+  });
+
+  it('declares OpenAPI 3 and interface version 1.0.0', () => {
+    expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(doc.info.version).toBe('1.0.0');
+  });
+
+  it('lists the production and staging servers from configuration, both ending in /v1', () => {
+    expect(doc.servers.map((server) => server.url)).toEqual([PRODUCTION, STAGING]);
+  });
+
+  it('has exactly the interface paths, methods and operationIds', () => {
+    const ids = Object.fromEntries(
+      Object.entries(doc.paths).map(([path, item]) => [
+        path,
+        Object.fromEntries(Object.entries(item).map(([method, op]) => [method, op.operationId])),
+      ]),
+    );
+    expect(ids).toEqual({
+      '/pets': { get: 'listPets', post: 'createPet' },
+      '/pets/{petId}': { get: 'getPet' },
+    });
+  });
+
+  describe('listPets parameters', () => {
+    it('documents limit as an optional integer from 1 to 100, default 20', () => {
+      expect(parameter('listPets', 'limit')).toMatchObject({
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+      });
+    });
+
+    it('documents status as an optional reference to the named PetStatus schema', () => {
+      expect(parameter('listPets', 'status')).toMatchObject({ in: 'query', required: false });
+      expect(refOf(parameter('listPets', 'status')?.schema ?? {})).toBe(ref('PetStatus'));
+    });
+
+    it('documents the optional opaque cursor', () => {
+      expect(parameter('listPets', 'cursor')).toMatchObject({
+        in: 'query',
+        required: false,
+        schema: { type: 'string' },
+      });
+    });
+
+    it('documents nothing else', () => {
+      expect(operation('listPets').parameters?.map((p) => p.name).sort()).toEqual(['cursor', 'limit', 'status']);
+    });
+  });
+
+  it('documents petId as a required int64 path parameter and no other parameter of getPet', () => {
+    const int64 = { type: 'integer', format: 'int64' };
+    expect(operation('getPet').parameters).toEqual([
+      expect.objectContaining({ name: 'petId', in: 'path', required: true, schema: int64 }),
+    ]);
+  });
+
+  it('takes a required NewPet body on createPet', () => {
+    const body = operation('createPet').requestBody;
+    expect(body?.required).toBe(true);
+    expect(Object.keys(body?.content ?? {})).toEqual(['application/json']);
+    expect(body?.content['application/json'].schema.$ref).toBe(ref('NewPet'));
+  });
+
+  describe('schemas', () => {
+    const schema = (name: string) => doc.components.schemas[name];
+    const int64 = { type: 'integer', format: 'int64' };
+
+    it('defines PetStatus as the string enum available, pending, sold', () => {
+      expect(schema('PetStatus')).toMatchObject({ type: 'string', enum: ['available', 'pending', 'sold'] });
+    });
+
+    it.each([
+      ['Pet', ['id', 'name', 'categoryId']],
+      ['NewPet', ['name', 'categoryId']],
+    ])('defines %s with its fields, types and required list', (name, required) => {
+      const { type, properties = {}, required: actual = [] } = schema(name);
+      expect(type).toBe('object');
+      expect(Object.keys(properties).sort()).toEqual([...required, 'status'].sort());
+      expect(properties.name).toMatchObject({ type: 'string' });
+      expect(properties.categoryId).toMatchObject(int64);
+      if (name === 'Pet') expect(properties.id).toMatchObject(int64);
+      expect(refOf(properties.status)).toBe(ref('PetStatus'));
+      expect([...actual].sort()).toEqual([...required].sort());
+    });
+
+    it('defines Error as code, message and status, all required', () => {
+      const { type, properties = {}, required = [] } = schema('Error');
+      expect(type).toBe('object');
+      expect(Object.keys(properties).sort()).toEqual(['code', 'message', 'status']);
+      expect(properties.message).toMatchObject({ type: 'string' });
+      expect(properties.status).toMatchObject({ type: 'integer' });
+      expect([...required].sort()).toEqual(['code', 'message', 'status']);
+    });
+
+    it('lists every error code the service answers with', () => {
+      const codes = refOf(schema('Error').properties?.code ?? {});
+      expect(codes).toBe(ref('ErrorCode'));
+      expect(schema('ErrorCode')).toMatchObject({ type: 'string' });
+      expect([...(schema('ErrorCode').enum ?? [])].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    });
+
+    it('defines Pets as an array of Pet', () => {
+      expect(schema('Pets')).toEqual(expect.objectContaining({ type: 'array', items: { $ref: ref('Pet') } }));
+    });
+  });
+
+  describe('responses', () => {
+    it.each([
+      ['listPets', '200', 'Pets'],
+      ['listPets', '401', 'Error'],
+      ['createPet', '201', 'Pet'],
+      ['createPet', '400', 'Error'],
+      ['createPet', '401', 'Error'],
+      ['getPet', '200', 'Pet'],
+      ['getPet', '401', 'Error'],
+      ['getPet', '404', 'Error'],
+    ])('%s answers %s with %s', (operationId, status, schemaName) => {
+      expect(jsonSchema(operationId, status)).toEqual({ $ref: ref(schemaName) });
+    });
+
+    it('has only the documented success status and gives every error the Error schema', () => {
+      const success = { listPets: '200', createPet: '201', getPet: '200' } as Record<string, string>;
+      for (const op of operations()) {
+        const statuses = Object.keys(op.responses);
+        expect(statuses.filter((status) => status.startsWith('2'))).toEqual([success[op.operationId]]);
+        for (const status of statuses.filter((s) => !s.startsWith('2'))) {
+          expect({ op: op.operationId, status, schema: jsonSchema(op.operationId, status) }).toEqual({
+            op: op.operationId,
+            status,
+            schema: { $ref: ref('Error') },
+          });
+        }
+      }
+    });
+  });
+
+  describe('getPet deprecation', () => {
+    it('is marked deprecated, naming the sunset date and the replacement', () => {
+      const getPet = operation('getPet');
+      expect(getPet.deprecated).toBe(true);
+      expect(getPet.description).toContain('2030-12-05');
+      expect(getPet.description).toContain('GET /pets');
+    });
+
+    it('documents Deprecation, Sunset and Link on every response', () => {
+      const responses = Object.entries(operation('getPet').responses);
+      expect(responses.length).toBeGreaterThanOrEqual(3);
+      for (const [status, response] of responses) {
+        expect({ status, headers: Object.keys(response.headers ?? {}) }).toEqual({
+          status,
+          headers: expect.arrayContaining(['Deprecation', 'Sunset', 'Link']),
+        });
+      }
+    });
+
+    it('is the only deprecated operation', () => {
+      expect(operations().filter((op) => op.deprecated).map((op) => op.operationId)).toEqual(['getPet']);
+    });
+  });
+
+  describe('security', () => {
+    it('declares an HTTP bearer scheme for opaque API keys', () => {
+      const schemes = Object.values(doc.components.securitySchemes);
+      expect(schemes).toHaveLength(1);
+      expect(schemes[0]).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(schemes[0].bearerFormat).not.toBe('JWT');
+    });
+
+    it('applies it globally and no operation opts out', () => {
+      const [name] = Object.keys(doc.components.securitySchemes);
+      expect(doc.security).toEqual([{ [name]: [] }]);
+      for (const op of operations()) {
+        expect({ op: op.operationId, security: op.security ?? doc.security }).toEqual({
+          op: op.operationId,
+          security: [{ [name]: [] }],
+        });
+      }
+    });
+  });
+});

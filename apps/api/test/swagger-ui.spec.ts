@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Pet } from '@petstore/contract';
+import { freePort } from './support/service-process';
+import { JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// CI installs Chromium, so there a missing binary is a broken runner and must fail rather than skip.
+const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
+if (!runBrowser) console.warn(`Skipping the Swagger UI browser tests: ${CHROMIUM} not found (apt-get install -y chromium).`);
+const describeBrowser = runBrowser ? describe : describe.skip;
+
+jest.setTimeout(60_000);
+
+describeBrowser('Swagger UI (/docs)', () => {
+  let sut: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let seeded: Pet;
+
+  const operation = (operationId: string) => page.locator(`#operations-pets-${operationId}`);
+
+  /** Expands listPets, presses "Try it out" and "Execute"; resolves to the live response row. */
+  async function executeListPets(): Promise<Locator> {
+    const listPets = operation('listPets');
+    await listPets.locator('.opblock-summary-control').click();
+    await listPets.locator('.try-out__btn').click();
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/pets'),
+      listPets.locator('.btn.execute').click(),
+    ]);
+    // Proves "Try it out" followed the document's servers to this very app.
+    expect(new URL(response.url()).origin).toBe(sut.origin);
+    const row = listPets.locator('.responses-table.live-responses-table .response');
+    await row.waitFor();
+    return row;
+  }
+
+  beforeAll(async () => {
+    // The document's servers must name the port before the app listens on it.
+    const port = await freePort();
+    sut = await startApp({ port, env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}/v1` } });
+    const response = await fetch(`${sut.origin}/v1/pets`, {
+      method: 'POST',
+      headers: JSON_AUTH,
+      body: JSON.stringify({ name: 'Swagger Rex', categoryId: 1 }),
+    });
+    expect(response.status).toBe(201);
+    seeded = (await response.json()) as Pet;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await sut?.close();
+  });
+
+  // A fresh context per test: persistAuthorization keeps the key in localStorage, which must not leak across tests.
+  beforeEach(async () => {
+    page = await (await browser.newContext()).newPage();
+    // Below Jest's timeout, so that a missing element fails with its selector rather than a bare timeout.
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${sut.origin}/docs`);
+    await page.locator('.opblock').first().waitFor();
+  });
+
+  afterEach(() => page?.context().close());
+
+  it('shows the three operations, getPet as deprecated', async () => {
+    const expected = [
+      ['listPets', 'GET', '/pets'],
+      ['createPet', 'POST', '/pets'],
+      ['getPet', 'GET', '/pets/{petId}'],
+    ];
+    for (const [operationId, method, path] of expected) {
+      const summary = operation(operationId).locator('.opblock-summary');
+      expect(await summary.locator('.opblock-summary-method').innerText()).toBe(method);
+      // Deprecated paths carry a different class, so the path is read from its data attribute.
+      expect(await summary.locator('[data-path]').getAttribute('data-path')).toBe(path);
+    }
+    expect(await page.locator('.opblock').count()).toBe(expected.length);
+    expect(await operation('getPet').getAttribute('class')).toContain('opblock-deprecated');
+    expect(await operation('listPets').getAttribute('class')).not.toContain('opblock-deprecated');
+  });
+
+  it('answers 401 to "Try it out" before authorizing', async () => {
+    const row = await executeListPets();
+    expect((await row.locator('.response-col_status').innerText()).trim()).toBe('401');
+  });
+
+  it('lists the seeded pet once authorized with the bearer key', async () => {
+    await page.locator('.auth-wrapper .btn.authorize').click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.locator('#auth-bearer-value').fill(TEST_KEY);
+    await dialog.locator('.btn.modal-btn.authorize').click();
+    // The dialog offers Logout only once the key is accepted into the UI's state.
+    await dialog.locator('.btn.modal-btn', { hasText: 'Logout' }).waitFor();
+    await dialog.locator('.btn.modal-btn.btn-done').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const row = await executeListPets();
+    expect((await row.locator('.response-col_status').innerText()).trim()).toBe('200');
+    expect(await row.locator('.response-col_description').innerText()).toContain(seeded.name);
+  });
+});
