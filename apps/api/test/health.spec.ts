@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { ShutdownState } from '../src/app/health/shutdown.state';
 import { expectError } from './support/assertions';
 import { TEST_KEY, startApp, type TestApp } from './support/test-app';
 
@@ -27,5 +28,10 @@ describe('health probes', () => {
     await expectError(ready, 503, 'service_unavailable');
     expect(ready.headers.get('retry-after')).toBe('1');
     expect((await fetch(`${sut.origin}/health/live`)).status).toBe(200);
+  });
+
+  it('reports not ready once shutdown has begun', async () => {
+    sut.app.get(ShutdownState).beforeApplicationShutdown();
+    await expectError(await fetch(`${sut.origin}/health/ready`), 503, 'service_unavailable');
   });
 });

@@ -11,7 +11,7 @@ describe('errors from every layer are the Error object', () => {
   afterAll(() => sut.close());
 
   describe('routing', () => {
-    it.each(['/', '/nope', '/v1', '/v1/pet', '/v2/pets', '/v1/pets/1/owner'])('answers 404 not_found for %s', async (path) => {
+    it.each(['/', '/nope', '/v1', '/v1/pet', '/v2/pets', '/v1/pets/1/owner', '/v1/pets/', '//v1/pets'])('answers 404 not_found for %s', async (path) => {
       await expectError(await fetch(`${sut.origin}${path}`, { headers: AUTH }), 404, 'not_found');
     });
 
@@ -76,6 +76,41 @@ describe('errors from every layer are the Error object', () => {
       expect(response.status).toBe(400);
       expect(((await response.json()) as { status: number }).status).toBe(400);
     });
+  });
+
+  describe('slow clients', () => {
+    const timed = async (payload: string) => {
+      const started = Date.now();
+      const response = await rawRequest(sut.origin, payload, 20_000);
+      return { ...response, seconds: (Date.now() - started) / 1000 };
+    };
+
+    it('answers headers or a body not complete within 10 s with 408, and closes idle keep-alive after 5 s', async () => {
+      const [slowHeaders, slowBody, idle] = await Promise.all([
+        timed('GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Slow: '),
+        timed(
+          `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{"name":',
+        ),
+        (async () => {
+          const started = Date.now();
+          const { connect } = await import('node:net');
+          const socket = connect(Number(new URL(sut.origin).port), '127.0.0.1');
+          socket.write('GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n');
+          socket.resume();
+          await new Promise((resolve) => socket.on('close', resolve));
+          return (Date.now() - started) / 1000;
+        })(),
+      ]);
+      for (const response of [slowHeaders, slowBody]) {
+        expect(response.status).toBe(408);
+        expect(JSON.parse(response.body)).toEqual({ code: 'request_timeout', message: expect.any(String), status: 408 });
+        expect(response.seconds).toBeGreaterThanOrEqual(9.5);
+        expect(response.seconds).toBeLessThan(13);
+      }
+      expect(idle).toBeGreaterThanOrEqual(4.5);
+      expect(idle).toBeLessThan(8);
+    }, 30_000);
   });
 
   describe('request ids', () => {

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { PetsRepository } from '../src/app/pets/pets.repository';
 import type { Pet } from '@petstore/contract';
 import { queryDatabase } from './support/database';
 import { AUTH, JSON_AUTH, startApp } from './support/test-app';
@@ -78,5 +79,30 @@ describe('data on SQLite', () => {
       await sut.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('stopping', () => {
+  it('lets requests in flight finish before the database closes', async () => {
+    const sut = await startApp();
+    // Hold every insert for a moment, so that the stop begins with all of them inside the service.
+    const repository = sut.app.get(PetsRepository);
+    const insert = repository.insert.bind(repository);
+    let entered = 0;
+    jest.spyOn(repository, 'insert').mockImplementation(async (pet) => {
+      entered += 1;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return insert(pet);
+    });
+    const creates = Array.from({ length: 5 }, (_, i) =>
+      fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name: `p${i}`, categoryId: 1 }) }),
+    );
+    while (entered < creates.length) await new Promise((resolve) => setTimeout(resolve, 10));
+    const closing = sut.app.close();
+    expect((await Promise.all(creates)).map((response) => response.status)).toEqual([201, 201, 201, 201, 201]);
+    await closing;
+    const rows = await queryDatabase<{ n: number }>(sut.databasePath, 'SELECT COUNT(*) AS n FROM pets');
+    expect(rows[0].n).toBe(5);
+    await sut.close().catch(() => undefined);
   });
 });

@@ -35,6 +35,8 @@ export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
       // Above REQUEST_BOUNDS so that requestBoundsHook answers 414/431 itself with the Error object.
       maxHeaderSize: 2 * REQUEST_BOUNDS.headerBytes + REQUEST_BOUNDS.urlBytes,
       headersTimeout: 10_000,
+      // How often Node checks those timeouts; its default of 30 s would let a slow client stay up to 40 s.
+      connectionsCheckingInterval: 1_000,
       requireHostHeader: false,
     },
     clientErrorHandler,

@@ -37,7 +37,9 @@ export function routeNotFound(request: FastifyRequest): ApiException {
   const path = request.url.split('?', 1)[0];
   const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
   const allowed = request.server.routeTable.allowedMethods(path);
-  if (allowed.length > 0) {
+  // Our table can be more lenient than Fastify's router (an empty path parameter): a match on the very method
+  // that Fastify found nothing for is a missing resource, not a wrong method.
+  if (allowed.length > 0 && !allowed.includes(request.method)) {
     return new ApiException('method_not_allowed', `${request.method} is not allowed on ${shown}; use ${allowed.join(', ')}.`, {
       allow: allowed.join(', '),
     });
