@@ -24,9 +24,13 @@ export default [
               bannedExternalImports: RUNTIME_HEAVY,
             },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:client'] },
+            // End-to-end tests run the built apps as processes; in code they may only use the libraries.
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:client'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contract'] },
             { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'] },
             { sourceTag: 'scope:client', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'] },
           ],
         },
       ],

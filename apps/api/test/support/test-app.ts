@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -73,4 +74,13 @@ export async function startApp({ env = {}, databasePath, port: listenPort = 0 }:
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port that was free a moment ago, for when an address must be known before the app listens. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
 }

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 
 export const BUILT_MAIN = join(__dirname, '../../../../dist/apps/api/main.js');
 
+/** A key the services under test accept; it must never show up in a response or a log line. */
+export const TEST_KEY = 'pk_e2e_canary_7c41a0d9e2b54f36';
+
 export interface ServiceProcess {
   child: ChildProcess;
   origin: string;

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnService, waitUntilLive } from './support/service-process';
-import { TEST_KEY } from './support/test-app';
+import { spawnService, TEST_KEY, waitUntilLive } from './support/service';
 
 // The built service as `npm start` runs it: configuration, the development key, and a clean stop.
 describe('the service process', () => {

@@ -1,0 +1,21 @@
+export { PetstoreClient } from './lib/petstore-client';
+export type { CreatePetOptions, ListPetsParams, PetPage } from './lib/petstore-client';
+export { LOCAL_BASE_URL, baseUrlFor } from './lib/options';
+export type { PetstoreClientOptions, PetstoreEnvironments, PetstoreLogger } from './lib/options';
+export {
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PetstoreApiError,
+  PetstoreError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+  UnprocessableEntityError,
+  UnsupportedMediaTypeError,
+} from './lib/errors';
+export { PetStatus } from '@petstore/contract';
+export type { ErrorBody, ErrorCode, NewPet, Pet } from '@petstore/contract';

@@ -1,0 +1,211 @@
+import type { NewPet, Pet, PetStatus } from '@petstore/contract';
+import { ConnectionError, createApiError, TimeoutError } from './errors';
+import { nextCursorFrom } from './link-header';
+import { LOCAL_BASE_URL, type PetstoreClientOptions, type PetstoreLogger } from './options';
+import { isRetryableStatus, retryDelayMs, sleep } from './retry';
+
+/** Parameters of {@link PetstoreClient.listPets}. */
+export interface ListPetsParams {
+  /** Pets per page, 1 to 100. @default 20 (the service's default) */
+  limit?: number;
+  /** Only pets with this status. */
+  status?: PetStatus;
+  /** Where the page starts: the `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** One page of {@link PetstoreClient.listPets}. */
+export interface PetPage {
+  pets: Pet[];
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** Options of {@link PetstoreClient.createPet}. */
+export interface CreatePetOptions {
+  /**
+   * Makes the create safe to retry: the service answers a repeat with the original pet instead of a second one.
+   * Without it, a failed create is never retried.
+   */
+  idempotencyKey?: string;
+}
+
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  operation: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Safe to send again after a failure. */
+  retryable: boolean;
+}
+
+interface Received {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+const VERSION = '1.0.0';
+
+/**
+ * A client of the Pet Store service.
+ * @example
+ * const petstore = new PetstoreClient({ baseUrl: 'https://petstore.example.com/v1', apiKey: process.env.PETSTORE_API_KEY });
+ * for await (const pet of petstore.iteratePets({ status: PetStatus.Available })) console.log(pet.name);
+ */
+export class PetstoreClient {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxRetryDelayMs: number;
+  // A private field: the key stays out of console.log, JSON.stringify and error objects.
+  readonly #apiKey: string;
+  readonly #fetch: typeof fetch;
+  readonly #userAgent: string;
+  readonly #logger: PetstoreLogger;
+  readonly #warnedDeprecated = new Set<string>();
+
+  constructor(options: PetstoreClientOptions) {
+    if (!options || typeof options.apiKey !== 'string' || options.apiKey === '') {
+      throw new TypeError('PetstoreClient needs an apiKey.');
+    }
+    this.baseUrl = (options.baseUrl ?? LOCAL_BASE_URL).replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxRetries = options.maxRetries ?? 2;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+    this.#apiKey = options.apiKey;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#userAgent = options.userAgent ?? `petstore-client/${VERSION}`;
+    this.#logger = options.logger ?? console;
+  }
+
+  /** One page of pets, ordered by id. Follow `nextCursor` for the rest, or use {@link iteratePets}. */
+  async listPets(params: ListPetsParams = {}): Promise<PetPage> {
+    const { limit, status, cursor } = params;
+    const { headers, text } = await this.call({
+      method: 'GET',
+      path: '/pets',
+      operation: 'listPets',
+      query: { limit, status, cursor },
+      retryable: true,
+    });
+    return { pets: JSON.parse(text) as Pet[], nextCursor: nextCursorFrom(headers.get('link')) };
+  }
+
+  /** Every pet (of one status, if given), page after page, until the last. */
+  async *iteratePets(params: { status?: PetStatus; pageSize?: number } = {}): AsyncGenerator<Pet, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listPets({ status: params.status, limit: params.pageSize, cursor });
+      yield* page.pets;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** Adds a pet; resolves to it with its assigned `id` (and `status`, `available` by default). */
+  async createPet(newPet: NewPet, options: CreatePetOptions = {}): Promise<Pet> {
+    const { idempotencyKey } = options;
+    const { text } = await this.call({
+      method: 'POST',
+      path: '/pets',
+      operation: 'createPet',
+      body: newPet,
+      headers: idempotencyKey === undefined ? undefined : { 'idempotency-key': idempotencyKey },
+      retryable: idempotencyKey !== undefined,
+    });
+    return JSON.parse(text) as Pet;
+  }
+
+  /**
+   * One pet by id.
+   * @deprecated The service removes this operation on 2030-12-05. Use {@link listPets} with `status` instead.
+   */
+  async getPet(id: number): Promise<Pet> {
+    const { text } = await this.call({ method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, operation: 'getPet', retryable: true });
+    return JSON.parse(text) as Pet;
+  }
+
+  private async call(call: Call): Promise<Received> {
+    const url = this.url(call.path, call.query);
+    for (let attempt = 0; ; attempt += 1) {
+      const canRetry = call.retryable && attempt < this.maxRetries;
+      let received: Received;
+      try {
+        received = await this.send(call, url);
+      } catch (error) {
+        if (!canRetry) throw error;
+        await sleep(retryDelayMs(attempt, null, this.maxRetryDelayMs));
+        continue;
+      }
+      this.warnIfDeprecated(call.operation, received.headers);
+      if (received.status >= 200 && received.status < 300) return received;
+      if (canRetry && isRetryableStatus(received.status)) {
+        await sleep(retryDelayMs(attempt, received.headers.get('retry-after'), this.maxRetryDelayMs));
+        continue;
+      }
+      throw createApiError(received.status, received.text, received.headers);
+    }
+  }
+
+  /** One attempt: the whole response, body included, within the timeout. */
+  private async send(call: Call, url: string): Promise<Received> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    try {
+      const response = await this.#fetch(url, {
+        method: call.method,
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${this.#apiKey}`,
+          'user-agent': this.#userAgent,
+          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...call.headers,
+        },
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        signal: controller.signal,
+      });
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (error) {
+      if (timedOut) throw new TimeoutError(this.timeoutMs);
+      throw new ConnectionError(`Could not reach ${new URL(url).origin}: ${this.redact(describeFailure(error))}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private url(path: string, query: Call['query'] = {}): string {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+    const search = params.toString();
+    return `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
+  }
+
+  private warnIfDeprecated(operation: string, headers: Headers): void {
+    const sunset = headers.get('sunset');
+    if ((!headers.has('deprecation') && !sunset) || this.#warnedDeprecated.has(operation)) return;
+    this.#warnedDeprecated.add(operation);
+    const successor = /<([^>]*)>\s*;\s*rel="?successor-version"?/i.exec(headers.get('link') ?? '')?.[1];
+    this.#logger.warn(
+      `petstore: ${operation} is deprecated by the service` +
+        (sunset ? ` and will be removed after ${sunset}` : '') +
+        (successor ? `; use ${successor} instead` : '') +
+        '.',
+    );
+  }
+
+  private redact(text: string): string {
+    return text.split(this.#apiKey).join('[redacted]');
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error && cause.message ? `${error.message} (${cause.message})` : error.message;
+}

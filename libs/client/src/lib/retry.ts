@@ -1,0 +1,20 @@
+import { parseRetryAfterMs } from './errors';
+
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+
+export const isRetryableStatus = (status: number) => RETRYABLE_STATUSES.has(status);
+
+/** Base of the exponential backoff; attempt n waits up to BASE * 2^n. */
+const BACKOFF_BASE_MS = 250;
+
+/**
+ * How long to wait before retry number `attempt` (0-based): the service's `Retry-After` when it gave one,
+ * otherwise exponential backoff with full jitter, so that many clients do not retry in step. Always capped.
+ */
+export function retryDelayMs(attempt: number, retryAfter: string | null, capMs: number, random = Math.random): number {
+  const asked = parseRetryAfterMs(retryAfter, Date.now());
+  const delay = asked > 0 ? asked : random() * BACKOFF_BASE_MS * 2 ** attempt;
+  return Math.min(capMs, delay);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
