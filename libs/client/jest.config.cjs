@@ -1,3 +1,4 @@
+// .cjs: package.json here is the published manifest, "type": "module".
 module.exports = {
   displayName: 'client',
   preset: '../../jest.preset.js',

@@ -1,0 +1,293 @@
+import { inspect } from 'node:util';
+import { PetStatus, type Pet } from '@petstore/contract';
+import {
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PetstoreApiError,
+  PetstoreError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+  UnprocessableEntityError,
+  UnsupportedMediaTypeError,
+} from './errors';
+import { PetstoreClient } from './petstore-client';
+import { json, scriptedFetch } from './testing';
+
+const KEY = 'pk_client_canary_29f1c7';
+const BASE = 'https://pets.example.com/v1';
+const rex: Pet = { id: 1, name: 'Rex', categoryId: 2, status: PetStatus.Available };
+const problem = (status: number, code: string, message = `${code} happened.`) => json(status, { code, message, status }, { 'x-request-id': 'req-1' });
+
+function client(fetch: typeof globalThis.fetch, options: Partial<ConstructorParameters<typeof PetstoreClient>[0]> = {}) {
+  const logger = { warn: jest.fn() };
+  const sut = new PetstoreClient({ baseUrl: BASE, apiKey: KEY, fetch, logger, ...options });
+  return { sut, logger };
+}
+
+describe(PetstoreClient.name, () => {
+  it('needs an API key', () => {
+    expect(() => new PetstoreClient({ apiKey: '' })).toThrow(TypeError);
+  });
+
+  it('defaults to the local service address', () => {
+    expect(new PetstoreClient({ apiKey: KEY }).baseUrl).toBe('http://localhost:3000/v1');
+  });
+
+  describe('requests', () => {
+    it('lists with the query it was given, the bearer key, JSON accept and a user agent', async () => {
+      const { fetch, calls } = scriptedFetch(json(200, [rex]));
+      const { sut } = client(fetch, { baseUrl: `${BASE}/`, userAgent: 'my-app/2.0' });
+      await sut.listPets({ limit: 5, status: PetStatus.Sold, cursor: 'abc' });
+      expect(calls).toEqual([
+        {
+          url: `${BASE}/pets?limit=5&status=sold&cursor=abc`,
+          method: 'GET',
+          headers: { accept: 'application/json', authorization: `Bearer ${KEY}`, 'user-agent': 'my-app/2.0' },
+          body: undefined,
+        },
+      ]);
+    });
+
+    it('sends no query parameters it was not given', async () => {
+      const { fetch, calls } = scriptedFetch(json(200, []));
+      await client(fetch).sut.listPets();
+      expect(calls[0].url).toBe(`${BASE}/pets`);
+    });
+
+    it('creates with a JSON body, and an Idempotency-Key only when one is given', async () => {
+      const { fetch, calls } = scriptedFetch(json(201, rex), json(201, rex));
+      const { sut } = client(fetch);
+      expect(await sut.createPet({ name: 'Rex', categoryId: 2 })).toEqual(rex);
+      await sut.createPet({ name: 'Rex', categoryId: 2 }, { idempotencyKey: 'k-1' });
+      expect(calls.map((c) => [c.method, c.url, c.headers['content-type'], c.body, c.headers['idempotency-key']])).toEqual([
+        ['POST', `${BASE}/pets`, 'application/json', '{"name":"Rex","categoryId":2}', undefined],
+        ['POST', `${BASE}/pets`, 'application/json', '{"name":"Rex","categoryId":2}', 'k-1'],
+      ]);
+    });
+
+    it('gets one pet by id', async () => {
+      const { fetch, calls } = scriptedFetch(json(200, rex));
+      expect(await client(fetch).sut.getPet(1)).toEqual(rex);
+      expect(calls[0].url).toBe(`${BASE}/pets/1`);
+    });
+  });
+
+  describe('pagination', () => {
+    const page = (pets: Pet[], cursor?: string) =>
+      json(200, pets, cursor ? { link: `<https://elsewhere.example/v1/pets?limit=2&cursor=${cursor}>; rel="next"` } : {});
+    const pets = [1, 2, 3, 4, 5].map((id) => ({ ...rex, id }));
+
+    it('reads nextCursor from the Link header, null on the last page', async () => {
+      const { fetch } = scriptedFetch(page(pets.slice(0, 2), 'c2'), page(pets.slice(4)));
+      const { sut } = client(fetch);
+      expect(await sut.listPets({ limit: 2 })).toEqual({ pets: pets.slice(0, 2), nextCursor: 'c2' });
+      expect(await sut.listPets({ limit: 2, cursor: 'c2' })).toEqual({ pets: pets.slice(4), nextCursor: null });
+    });
+
+    it('iterates every page from its own base address, keeping status and page size', async () => {
+      const { fetch, calls } = scriptedFetch(page(pets.slice(0, 2), 'c2'), page(pets.slice(2, 4), 'c4'), page(pets.slice(4)));
+      const seen: Pet[] = [];
+      for await (const pet of client(fetch).sut.iteratePets({ status: PetStatus.Available, pageSize: 2 })) seen.push(pet);
+      expect(seen).toEqual(pets);
+      expect(calls.map((c) => c.url)).toEqual([
+        `${BASE}/pets?limit=2&status=available`,
+        `${BASE}/pets?limit=2&status=available&cursor=c2`,
+        `${BASE}/pets?limit=2&status=available&cursor=c4`,
+      ]);
+    });
+
+    it('stops fetching when the caller stops iterating', async () => {
+      const { fetch, calls } = scriptedFetch(page(pets.slice(0, 2), 'c2'));
+      for await (const pet of client(fetch).sut.iteratePets({ pageSize: 2 })) {
+        expect(pet.id).toBe(1);
+        break;
+      }
+      expect(calls).toHaveLength(1);
+    });
+  });
+
+  describe('errors', () => {
+    it.each([
+      [400, 'validation_failed', BadRequestError],
+      [401, 'unauthorized', UnauthorizedError],
+      [404, 'not_found', NotFoundError],
+      [409, 'idempotency_key_in_use', ConflictError],
+      [413, 'payload_too_large', PayloadTooLargeError],
+      [415, 'unsupported_media_type', UnsupportedMediaTypeError],
+      [422, 'idempotency_key_reused', UnprocessableEntityError],
+      [429, 'rate_limited', RateLimitError],
+      [500, 'internal_error', ServerError],
+      [503, 'service_unavailable', ServerError],
+      [405, 'method_not_allowed', PetstoreApiError],
+    ])('maps %i to %s as %p', async (status, code, ErrorClass) => {
+      const { fetch } = scriptedFetch(problem(status, code, 'What went wrong.'));
+      const error = await client(fetch, { maxRetries: 0 })
+        .sut.createPet({ name: 'x', categoryId: 1 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ErrorClass);
+      expect(error).toBeInstanceOf(PetstoreApiError);
+      expect(error).toBeInstanceOf(PetstoreError);
+      expect(error).toMatchObject({ status, code, message: 'What went wrong.', requestId: 'req-1', body: { code, status } });
+    });
+
+    it('keeps going with a response that is not an Error object', async () => {
+      const { fetch } = scriptedFetch(new Response('<html>Bad gateway</html>', { status: 502 }));
+      const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServerError);
+      expect(error).toMatchObject({ status: 502, code: 'unexpected_response', body: undefined, requestId: undefined });
+    });
+
+    it('reads Retry-After into a RateLimitError', async () => {
+      const { fetch } = scriptedFetch(json(429, { code: 'rate_limited', message: 'Slow down.', status: 429 }, { 'retry-after': '7' }));
+      const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
+      expect((error as RateLimitError).retryAfterSeconds).toBe(7);
+    });
+
+    it('reports a network failure as a ConnectionError naming the origin, never the key', async () => {
+      const { fetch } = scriptedFetch(new TypeError(`fetch failed for Bearer ${KEY}`));
+      const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as Error).message).toContain('https://pets.example.com');
+      expect(inspect(error)).not.toContain(KEY);
+    });
+
+    it('reports a response that takes longer than timeoutMs as a TimeoutError', async () => {
+      const never = (_input: unknown, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      const error = await client(never as typeof globalThis.fetch, { timeoutMs: 20, maxRetries: 0 })
+        .sut.listPets()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error).toMatchObject({ timeoutMs: 20 });
+    });
+  });
+
+  describe('retries', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    /** Runs the call while advancing fake time, so that backoff sleeps pass instantly. */
+    async function settle<T>(promise: Promise<T>): Promise<T | unknown> {
+      const outcome = promise.catch((e: unknown) => e);
+      await jest.runAllTimersAsync();
+      return outcome;
+    }
+
+    it.each([408, 429, 500, 502, 503, 504])('retries a GET on %i, then succeeds', async (status) => {
+      const { fetch, calls } = scriptedFetch(problem(status, 'x'), json(200, [rex]));
+      expect(await settle(client(fetch).sut.listPets())).toEqual({ pets: [rex], nextCursor: null });
+      expect(calls).toHaveLength(2);
+    });
+
+    it('retries a GET after a connection error', async () => {
+      const { fetch, calls } = scriptedFetch(new TypeError('fetch failed'), json(200, []));
+      await settle(client(fetch).sut.listPets());
+      expect(calls).toHaveLength(2);
+    });
+
+    it('gives up after maxRetries and throws the last error', async () => {
+      const { fetch, calls } = scriptedFetch(problem(503, 'a'), problem(503, 'b'), problem(503, 'c'));
+      const error = await settle(client(fetch, { maxRetries: 2 }).sut.listPets());
+      expect(error).toMatchObject({ status: 503, code: 'c' });
+      expect(calls).toHaveLength(3);
+    });
+
+    it.each([400, 401, 404, 409, 413, 415, 422])('never retries %i', async (status) => {
+      const { fetch, calls } = scriptedFetch(problem(status, 'x'), json(200, []));
+      await settle(client(fetch).sut.listPets());
+      expect(calls).toHaveLength(1);
+    });
+
+    it('never retries a create without an idempotency key', async () => {
+      const { fetch, calls } = scriptedFetch(problem(503, 'x'), json(201, rex));
+      expect(await settle(client(fetch).sut.createPet({ name: 'Rex', categoryId: 2 }))).toBeInstanceOf(ServerError);
+      const network = scriptedFetch(new TypeError('fetch failed'), json(201, rex));
+      expect(await settle(client(network.fetch).sut.createPet({ name: 'Rex', categoryId: 2 }))).toBeInstanceOf(ConnectionError);
+      expect([calls.length, network.calls.length]).toEqual([1, 1]);
+    });
+
+    it('retries a create that carries an idempotency key, with the same key and body', async () => {
+      const { fetch, calls } = scriptedFetch(problem(503, 'x'), json(201, rex));
+      await settle(client(fetch).sut.createPet({ name: 'Rex', categoryId: 2 }, { idempotencyKey: 'k-9' }));
+      expect(calls).toHaveLength(2);
+      expect(calls[1]).toEqual(calls[0]);
+      expect(calls[1].headers['idempotency-key']).toBe('k-9');
+    });
+
+    it('waits as long as Retry-After says, capped by maxRetryDelayMs', async () => {
+      const { fetch, calls } = scriptedFetch(json(429, {}, { 'retry-after': '3' }), json(200, []));
+      const pending = client(fetch).sut.listPets();
+      await jest.advanceTimersByTimeAsync(2_900);
+      expect(calls).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(200);
+      expect(calls).toHaveLength(2);
+      await pending;
+
+      const capped = scriptedFetch(json(503, {}, { 'retry-after': '3600' }), json(200, []));
+      const cappedCall = client(capped.fetch, { maxRetryDelayMs: 1_000 }).sut.listPets();
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(capped.calls).toHaveLength(2);
+      await cappedCall;
+    });
+
+    it('backs off exponentially with jitter when the service gives no Retry-After', async () => {
+      // The top of each jitter range: the waits are then 250 ms, then 500 ms.
+      jest.spyOn(Math, 'random').mockReturnValue(0.9999);
+      const { fetch, calls } = scriptedFetch(problem(500, 'x'), problem(500, 'x'), json(200, []));
+      const pending = client(fetch).sut.listPets();
+      await jest.advanceTimersByTimeAsync(200);
+      expect(calls).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(60);
+      expect(calls).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(400);
+      expect(calls).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(120);
+      expect(calls).toHaveLength(3);
+      await pending;
+    });
+  });
+
+  describe('deprecation', () => {
+    const deprecated = () =>
+      json(200, rex, {
+        deprecation: '@1767225600',
+        sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+        link: '</v1/pets>; rel="successor-version"',
+      });
+
+    it('warns once per operation through the logger when the service marks it deprecated', async () => {
+      const { fetch } = scriptedFetch(deprecated(), deprecated(), json(200, []));
+      const { sut, logger } = client(fetch);
+      await sut.getPet(1);
+      await sut.getPet(1);
+      await sut.listPets();
+      expect(logger.warn).toHaveBeenCalledTimes(1);
+      expect(logger.warn.mock.calls[0][0]).toMatch(/getPet is deprecated .*Thu, 05 Dec 2030 00:00:00 GMT.*\/v1\/pets/);
+    });
+
+    it('warns on deprecated error responses too', async () => {
+      const { fetch } = scriptedFetch(
+        json(404, { code: 'not_found', message: 'No pet.', status: 404 }, { deprecation: '@1', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }),
+      );
+      const { sut, logger } = client(fetch);
+      await expect(sut.getPet(9)).rejects.toBeInstanceOf(NotFoundError);
+      expect(logger.warn).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  describe('the API key', () => {
+    it('never appears in the client or its errors', async () => {
+      const { fetch } = scriptedFetch(problem(401, 'unauthorized'));
+      const { sut } = client(fetch, { maxRetries: 0 });
+      const error = await sut.listPets().catch((e: unknown) => e);
+      for (const text of [inspect(sut), JSON.stringify(sut), inspect(error), JSON.stringify(error), String(error)]) {
+        expect(text).not.toContain(KEY);
+      }
+    });
+  });
+});
