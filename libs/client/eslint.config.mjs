@@ -5,8 +5,8 @@ import baseConfig from '../../eslint.config.mjs';
 export default [
   ...baseConfig,
   {
-    files: ['src/**/*.ts'],
-    ignores: ['src/**/*.spec.ts'],
+    files: ['**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/testing.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
