@@ -1,0 +1,22 @@
+import type { PetstoreClient, PetstoreClientOptions } from '@petstore/client';
+import type { Command } from 'commander';
+
+/** Everything the CLI touches outside itself, injected so that tests can run it in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The operations the commands use, so that a test may hand in a fake as well as a client with a fake `fetch`. */
+export type PetstoreApi = Pick<PetstoreClient, 'listPets' | 'iteratePets' | 'createPet' | 'getPet'>;
+
+export type ClientFactory = (options: PetstoreClientOptions) => PetstoreApi;
+
+/** What a command needs from the program around it. */
+export interface CommandContext {
+  /** Output for people (tables, notices) and scripts (JSON); stderr has the API key redacted. */
+  io: CliIo;
+  /** A client configured from the global options and the environment; a usage error when there is no key. */
+  connect(command: Command): PetstoreApi;
+}
