@@ -1,5 +1,5 @@
 export { PetstoreClient } from './lib/petstore-client';
-export type { CreatePetOptions, ListPetsParams, PetPage } from './lib/petstore-client';
+export type { CreatePetOptions, IteratePetsParams, ListPetsParams, PetPage } from './lib/petstore-client';
 export { LOCAL_BASE_URL, baseUrlFor } from './lib/options';
 export type { PetstoreClientOptions, PetstoreEnvironments, PetstoreLogger } from './lib/options';
 export {
@@ -17,5 +17,6 @@ export {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from './lib/errors';
+export type { PetstoreErrorCode } from './lib/errors';
 export { PetStatus } from '@petstore/contract';
 export type { ErrorBody, ErrorCode, NewPet, Pet } from '@petstore/contract';

@@ -1,4 +1,7 @@
-import type { ErrorBody } from '@petstore/contract';
+import type { ErrorBody, ErrorCode } from '@petstore/contract';
+
+/** A documented error code, or `unexpected_response` when the response carried no Error body. */
+export type PetstoreErrorCode = ErrorCode | 'unexpected_response';
 
 /** Base of every error this client throws. */
 export class PetstoreError extends Error {
@@ -13,7 +16,7 @@ export class PetstoreApiError extends PetstoreError {
     /** HTTP status of the response. */
     readonly status: number,
     /** Machine-readable code from the Error body, e.g. `validation_failed`; `unexpected_response` if there was none. */
-    readonly code: string,
+    readonly code: PetstoreErrorCode,
     message: string,
     /** The service's `X-Request-Id`, to quote when reporting a problem. */
     readonly requestId: string | undefined,
@@ -109,7 +112,8 @@ export function createApiError(status: number, responseText: string, headers: He
     headers.get('x-request-id') ?? undefined,
     body,
   );
-  if (error instanceof RateLimitError) error.retryAfterSeconds = parseRetryAfterMs(headers.get('retry-after'), Date.now()) / 1000 || undefined;
+  const retryAfter = headers.get('retry-after');
+  if (error instanceof RateLimitError && retryAfter !== null) error.retryAfterSeconds = parseRetryAfterMs(retryAfter, Date.now()) / 1000;
   return error;
 }
 

@@ -38,6 +38,10 @@ describe(PetstoreClient.name, () => {
     expect(new PetstoreClient({ apiKey: KEY }).baseUrl).toBe('http://localhost:3000/v1');
   });
 
+  it('refuses a base address it cannot resolve', () => {
+    expect(() => new PetstoreClient({ apiKey: KEY, baseUrl: '/v1' })).toThrow(/absolute URL/);
+  });
+
   describe('requests', () => {
     it('lists with the query it was given, the bearer key, JSON accept and a user agent', async () => {
       const { fetch, calls } = scriptedFetch(json(200, [rex]));
@@ -142,18 +146,33 @@ describe(PetstoreClient.name, () => {
       expect(error).toMatchObject({ status: 502, code: 'unexpected_response', body: undefined, requestId: undefined });
     });
 
-    it('reads Retry-After into a RateLimitError', async () => {
-      const { fetch } = scriptedFetch(json(429, { code: 'rate_limited', message: 'Slow down.', status: 429 }, { 'retry-after': '7' }));
+    it.each([
+      ['7', 7],
+      ['0', 0],
+      [undefined, undefined],
+    ])('reads Retry-After %j into a RateLimitError', async (header, seconds) => {
+      const headers: Record<string, string> = header === undefined ? {} : { 'retry-after': header };
+      const { fetch } = scriptedFetch(json(429, { code: 'rate_limited', message: 'Slow down.', status: 429 }, headers));
       const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
-      expect((error as RateLimitError).retryAfterSeconds).toBe(7);
+      expect((error as RateLimitError).retryAfterSeconds).toBe(seconds);
+    });
+
+    it('reports a 2xx body that is not JSON as an unexpected response', async () => {
+      const { fetch } = scriptedFetch(new Response('<html>captive portal</html>', { status: 200 }));
+      const error = await client(fetch).sut.listPets().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PetstoreApiError);
+      expect(error).toMatchObject({ status: 200, code: 'unexpected_response' });
     });
 
     it('reports a network failure as a ConnectionError naming the origin, never the key', async () => {
-      const { fetch } = scriptedFetch(new TypeError(`fetch failed for Bearer ${KEY}`));
-      const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ConnectionError);
-      expect((error as Error).message).toContain('https://pets.example.com');
-      expect(inspect(error)).not.toContain(KEY);
+      const { fetch } = scriptedFetch(new TypeError(`fetch failed for Bearer ${KEY}`), new TypeError('fetch failed'));
+      const { sut } = client(fetch, { maxRetries: 0 });
+      const quoting = await sut.listPets().catch((e: unknown) => e);
+      expect(quoting).toBeInstanceOf(ConnectionError);
+      expect((quoting as Error).message).toContain('https://pets.example.com');
+      expect(inspect(quoting)).not.toContain(KEY);
+      const plain = await sut.listPets().catch((e: unknown) => e);
+      expect((plain as Error).cause).toBeInstanceOf(TypeError);
     });
 
     it('reports a response that takes longer than timeoutMs as a TimeoutError', async () => {

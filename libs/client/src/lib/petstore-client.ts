@@ -1,5 +1,5 @@
 import type { NewPet, Pet, PetStatus } from '@petstore/contract';
-import { ConnectionError, createApiError, TimeoutError } from './errors';
+import { ConnectionError, createApiError, PetstoreApiError, TimeoutError } from './errors';
 import { nextCursorFrom } from './link-header';
 import { LOCAL_BASE_URL, type PetstoreClientOptions, type PetstoreLogger } from './options';
 import { isRetryableStatus, retryDelayMs, sleep } from './retry';
@@ -12,6 +12,14 @@ export interface ListPetsParams {
   status?: PetStatus;
   /** Where the page starts: the `nextCursor` of the previous page. */
   cursor?: string;
+}
+
+/** Parameters of {@link PetstoreClient.iteratePets}. */
+export interface IteratePetsParams {
+  /** Only pets with this status. */
+  status?: PetStatus;
+  /** Pets fetched per request, 1 to 100. @default 20 (the service's default) */
+  pageSize?: number;
 }
 
 /** One page of {@link PetstoreClient.listPets}. */
@@ -48,6 +56,7 @@ interface Received {
 }
 
 const VERSION = '1.0.0';
+const IN_BROWSER = typeof (globalThis as { document?: unknown }).document !== 'undefined';
 
 /**
  * A client of the Pet Store service.
@@ -63,7 +72,7 @@ export class PetstoreClient {
   // A private field: the key stays out of console.log, JSON.stringify and error objects.
   readonly #apiKey: string;
   readonly #fetch: typeof fetch;
-  readonly #userAgent: string;
+  readonly #userAgent: string | undefined;
   readonly #logger: PetstoreLogger;
   readonly #warnedDeprecated = new Set<string>();
 
@@ -71,31 +80,32 @@ export class PetstoreClient {
     if (!options || typeof options.apiKey !== 'string' || options.apiKey === '') {
       throw new TypeError('PetstoreClient needs an apiKey.');
     }
-    this.baseUrl = (options.baseUrl ?? LOCAL_BASE_URL).replace(/\/+$/, '');
+    this.baseUrl = absoluteBaseUrl(options.baseUrl ?? LOCAL_BASE_URL);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxRetries = options.maxRetries ?? 2;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
     this.#apiKey = options.apiKey;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#userAgent = options.userAgent ?? `petstore-client/${VERSION}`;
+    // Browsers keep their own User-Agent and would make it a CORS-preflighted header; send one only elsewhere.
+    this.#userAgent = options.userAgent ?? (IN_BROWSER ? undefined : `petstore-client/${VERSION}`);
     this.#logger = options.logger ?? console;
   }
 
   /** One page of pets, ordered by id. Follow `nextCursor` for the rest, or use {@link iteratePets}. */
   async listPets(params: ListPetsParams = {}): Promise<PetPage> {
     const { limit, status, cursor } = params;
-    const { headers, text } = await this.call({
+    const received = await this.call({
       method: 'GET',
       path: '/pets',
       operation: 'listPets',
       query: { limit, status, cursor },
       retryable: true,
     });
-    return { pets: JSON.parse(text) as Pet[], nextCursor: nextCursorFrom(headers.get('link')) };
+    return { pets: parseBody<Pet[]>(received), nextCursor: nextCursorFrom(received.headers.get('link')) };
   }
 
   /** Every pet (of one status, if given), page after page, until the last. */
-  async *iteratePets(params: { status?: PetStatus; pageSize?: number } = {}): AsyncGenerator<Pet, void, undefined> {
+  async *iteratePets(params: IteratePetsParams = {}): AsyncGenerator<Pet, void, undefined> {
     let cursor: string | undefined;
     do {
       const page = await this.listPets({ status: params.status, limit: params.pageSize, cursor });
@@ -107,7 +117,7 @@ export class PetstoreClient {
   /** Adds a pet; resolves to it with its assigned `id` (and `status`, `available` by default). */
   async createPet(newPet: NewPet, options: CreatePetOptions = {}): Promise<Pet> {
     const { idempotencyKey } = options;
-    const { text } = await this.call({
+    const received = await this.call({
       method: 'POST',
       path: '/pets',
       operation: 'createPet',
@@ -115,7 +125,7 @@ export class PetstoreClient {
       headers: idempotencyKey === undefined ? undefined : { 'idempotency-key': idempotencyKey },
       retryable: idempotencyKey !== undefined,
     });
-    return JSON.parse(text) as Pet;
+    return parseBody<Pet>(received);
   }
 
   /**
@@ -123,8 +133,8 @@ export class PetstoreClient {
    * @deprecated The service removes this operation on 2030-12-05. Use {@link listPets} with `status` instead.
    */
   async getPet(id: number): Promise<Pet> {
-    const { text } = await this.call({ method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, operation: 'getPet', retryable: true });
-    return JSON.parse(text) as Pet;
+    const received = await this.call({ method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, operation: 'getPet', retryable: true });
+    return parseBody<Pet>(received);
   }
 
   private async call(call: Call): Promise<Received> {
@@ -163,7 +173,7 @@ export class PetstoreClient {
         headers: {
           accept: 'application/json',
           authorization: `Bearer ${this.#apiKey}`,
-          'user-agent': this.#userAgent,
+          ...(this.#userAgent === undefined ? {} : { 'user-agent': this.#userAgent }),
           ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
           ...call.headers,
         },
@@ -173,7 +183,10 @@ export class PetstoreClient {
       return { status: response.status, headers: response.headers, text: await response.text() };
     } catch (error) {
       if (timedOut) throw new TimeoutError(this.timeoutMs);
-      throw new ConnectionError(`Could not reach ${new URL(url).origin}: ${this.redact(describeFailure(error))}`);
+      const failure = describeFailure(error);
+      const redacted = this.redact(failure);
+      // The original error is kept as the cause for debugging, unless it quotes the key.
+      throw new ConnectionError(`Could not reach ${new URL(this.baseUrl).origin}: ${redacted}`, redacted === failure ? { cause: error } : {});
     } finally {
       clearTimeout(timer);
     }
@@ -201,6 +214,22 @@ export class PetstoreClient {
 
   private redact(text: string): string {
     return text.split(this.#apiKey).join('[redacted]');
+  }
+}
+
+/** The base address as an absolute URL without a trailing slash; relative ones resolve against the page. */
+function absoluteBaseUrl(baseUrl: string): string {
+  const page = (globalThis as { location?: { href: string } }).location?.href;
+  if (!URL.canParse(baseUrl, page)) throw new TypeError(`baseUrl must be an absolute URL such as https://petstore.example.com/v1 (got "${baseUrl}").`);
+  return new URL(baseUrl, page).href.replace(/\/+$/, '');
+}
+
+/** A 2xx body that is not JSON (a proxy's page, say) is an unexpected response, not a SyntaxError. */
+function parseBody<T>({ status, headers, text }: Received): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new PetstoreApiError(status, 'unexpected_response', `The service answered HTTP ${status} with a body that is not JSON.`, headers.get('x-request-id') ?? undefined, undefined);
   }
 }
 
