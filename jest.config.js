@@ -1,7 +1,27 @@
 const { getJestProjectsAsync } = require('@nx/jest');
+const { userInfo } = require('node:os');
+const { Client } = require('pg');
+
+// As in apps/api/test/support/test-database.ts, which creates the databases of the PostgreSQL leg.
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`;
+
+/** The PostgreSQL leg runs when the server answers; CI insists on it, a laptop without PostgreSQL skips it aloud. */
+async function postgresProject() {
+  const client = new Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return ['<rootDir>/apps/api/jest.postgres.config.js'];
+  } catch (error) {
+    const reason = `PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable (${error.message})`;
+    if (process.env.CI === 'true') throw new Error(`${reason}: CI runs the PostgreSQL leg and cannot skip it.`);
+    process.stderr.write(`\nSKIPPED the PostgreSQL leg of the HTTP suite: ${reason}. Set TEST_POSTGRES_URL to run it.\n\n`);
+    return [];
+  }
+}
 
 // Every project's tests in one run, so that one summary closes `npm test`.
 module.exports = async () => ({
-  projects: await getJestProjectsAsync(),
+  projects: [...(await getJestProjectsAsync()), ...(await postgresProject())],
   reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
 });

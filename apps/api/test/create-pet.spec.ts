@@ -1,6 +1,5 @@
 import type { Pet } from '@petstore/contract';
 import { expectError } from './support/assertions';
-import { queryDatabase } from './support/database';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 
 describe('createPet (POST /v1/pets)', () => {
@@ -11,9 +10,8 @@ describe('createPet (POST /v1/pets)', () => {
       headers,
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const storedRow = async (id: number) =>
-    (await queryDatabase(sut.databasePath, 'SELECT id, name, category_id, status FROM pets WHERE id = ?', [id]))[0];
-  const rowCount = async () => (await queryDatabase<{ n: number }>(sut.databasePath, 'SELECT COUNT(*) AS n FROM pets'))[0].n;
+  const storedRow = async (id: number) => (await sut.storedPets()).find((pet) => pet.id === id);
+  const rowCount = async () => (await sut.storedPets()).length;
 
   beforeAll(async () => {
     sut = await startApp();
@@ -26,13 +24,13 @@ describe('createPet (POST /v1/pets)', () => {
     const pet = (await response.json()) as Pet;
     expect(pet).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 3, status: 'pending' });
     expect(response.headers.get('location')).toBe(`/v1/pets/${pet.id}`);
-    expect(await storedRow(pet.id)).toEqual({ id: pet.id, name: 'Rex', category_id: 3, status: 'pending' });
+    expect(await storedRow(pet.id)).toEqual({ id: pet.id, name: 'Rex', categoryId: 3, status: 'pending' });
   });
 
   it('stores an omitted status as available', async () => {
     const pet = (await (await create({ name: 'Tom', categoryId: 1 })).json()) as Pet;
     expect(pet.status).toBe('available');
-    expect((await storedRow(pet.id)).status).toBe('available');
+    expect((await storedRow(pet.id))?.status).toBe('available');
   });
 
   it('assigns increasing ids', async () => {
@@ -50,13 +48,13 @@ describe('createPet (POST /v1/pets)', () => {
   ])('stores and returns a name with %s exactly as sent', async (_label, name) => {
     const pet = (await (await create({ name, categoryId: 1 })).json()) as Pet;
     expect(pet.name).toBe(name);
-    expect((await storedRow(pet.id)).name).toBe(name);
+    expect((await storedRow(pet.id))?.name).toBe(name);
   });
 
   it('accepts the largest safe categoryId', async () => {
     const pet = (await (await create({ name: 'Max', categoryId: Number.MAX_SAFE_INTEGER })).json()) as Pet;
     expect(pet.categoryId).toBe(9007199254740991);
-    expect(await storedRow(pet.id)).toMatchObject({ category_id: 9007199254740991 });
+    expect(await storedRow(pet.id)).toMatchObject({ categoryId: 9007199254740991 });
   });
 
   describe('validation', () => {
@@ -66,6 +64,7 @@ describe('createPet (POST /v1/pets)', () => {
       ['whitespace-only name', { name: ' \t\n ', categoryId: 1 }, 'name'],
       ['name of 101 code points', { name: '🐈'.repeat(101), categoryId: 1 }, 'name'],
       ['numeric name', { name: 42, categoryId: 1 }, 'name'],
+      ['name with a NUL character', { name: 'Re\u0000x', categoryId: 1 }, 'name'],
       ['null name', { name: null, categoryId: 1 }, 'name'],
       ['missing categoryId', { name: 'Rex' }, 'categoryId'],
       ['string categoryId', { name: 'Rex', categoryId: '5' }, 'categoryId'],

@@ -18,7 +18,8 @@ describe('health probes', () => {
     expect(ready.status).toBe(200);
     const text = await ready.text();
     expect(JSON.parse(text)).toMatchObject({ status: 'ok' });
-    expect(text).not.toContain(sut.databasePath);
+    expect(text).not.toContain(sut.database.url);
+    expect(text).not.toContain('petstore_test');
     expect(text).not.toContain(TEST_KEY);
   });
 

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { PetsRepository } from '../src/app/pets/pets.repository';
 import { expectError } from './support/assertions';
 import { rawRequest } from './support/raw-http';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
@@ -123,14 +124,20 @@ describe('errors from every layer are the Error object', () => {
   });
 
   describe('failures inside the service', () => {
-    it('answers 500 internal_error without a stack trace when the database fails', async () => {
+    it('answers an unexpected failure with 500 internal_error, without details, and logs it', async () => {
+      jest.spyOn(sut.app.get(PetsRepository), 'findPage').mockRejectedValue(new Error('SQLITE_CORRUPT: secret details at /var/lib'));
+      const message = await expectError(await fetch(`${sut.origin}/v1/pets`, { headers: AUTH }), 500, 'internal_error');
+      expect(message).not.toMatch(/SQLITE|secret|\/var\/lib|at /);
+      expect(sut.logs().some((line) => line.level === 50 && String(line.msg).includes('SQLITE_CORRUPT'))).toBe(true);
+    });
+
+    it('answers 503 service_unavailable with Retry-After when the database is gone', async () => {
       const broken = await startApp();
       try {
         await broken.app.get(DataSource).destroy();
         const response = await fetch(`${broken.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"a","categoryId":1}' });
-        const message = await expectError(response, 500, 'internal_error');
-        expect(message).not.toMatch(/at |Error:|typeorm|sqlite/i);
-        expect(broken.logs().some((line) => line.level === 50)).toBe(true);
+        await expectError(response, 503, 'service_unavailable');
+        expect(response.headers.get('retry-after')).toBe('1');
       } finally {
         await broken.close().catch(() => undefined);
       }

@@ -1,12 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Pet } from '@petstore/contract';
+import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app/configure-app';
 import { loadConfig } from '../../src/app/config/app-config';
 import { createLogger } from '../../src/app/logging/create-logger';
+import { PetEntity } from '../../src/app/pets/pet.entity';
+import { toPet } from '../../src/app/pets/pet.mapper';
+import { createTestDatabase, type TestDatabase } from './test-database';
 
 /** The key every test authenticates with; it must never show up in a response or a log line. */
 export const TEST_KEY = 'pk_test_canary_5f0c1e9a7d3b4c2e8f6a';
@@ -17,19 +19,21 @@ export interface TestApp {
   app: NestFastifyApplication;
   /** e.g. http://127.0.0.1:41234 */
   origin: string;
-  /** Path of the temporary SQLite file. */
-  databasePath: string;
+  database: TestDatabase;
   /** Every log line written so far, parsed. */
   logs: () => Array<Record<string, unknown>>;
   /** Raw log output, to search for secrets. */
   rawLogs: () => string;
+  /** The stored rows, read back through the entity, ordered by id: what was stored, not what was answered. */
+  storedPets: () => Promise<Pet[]>;
+  /** Stops the app, and drops its database unless the caller provided it. */
   close: () => Promise<void>;
 }
 
 export interface StartOptions {
   env?: Record<string, string>;
-  /** Reuse a database file, e.g. to restart on the same data. */
-  databasePath?: string;
+  /** Use this database (e.g. to restart on the same data, or to run two instances); the caller drops it. */
+  database?: TestDatabase;
   /**
    * Port to listen on, when the address must be known before boot (e.g. to put it in PUBLIC_BASE_URL).
    * @default 0 (an ephemeral port)
@@ -37,17 +41,10 @@ export interface StartOptions {
   port?: number;
 }
 
-/** Boots the real app through createApp (the path main.ts takes) on a port (ephemeral by default) and a temporary SQLite file. */
-export async function startApp({ env = {}, databasePath, port: listenPort = 0 }: StartOptions = {}): Promise<TestApp> {
-  const dir = databasePath ? undefined : mkdtempSync(join(tmpdir(), 'petstore-test-'));
-  const path = databasePath ?? join(dir as string, 'petstore.sqlite');
-  const config = loadConfig({
-    API_KEYS: TEST_KEY,
-    DATABASE_URL: `sqlite:${path}`,
-    LOG_LEVEL: 'info',
-    NODE_ENV: 'test',
-    ...env,
-  });
+/** Boots the real app through createApp (the path main.ts takes) on an ephemeral port and a database of its own. */
+export async function startApp({ env = {}, database, port: listenPort = 0 }: StartOptions = {}): Promise<TestApp> {
+  const db = database ?? (await createTestDatabase());
+  const config = loadConfig({ API_KEYS: TEST_KEY, DATABASE_URL: db.url, LOG_LEVEL: 'info', NODE_ENV: 'test', ...env });
   let output = '';
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -62,16 +59,17 @@ export async function startApp({ env = {}, databasePath, port: listenPort = 0 }:
   return {
     app,
     origin: `http://127.0.0.1:${port}`,
-    databasePath: path,
+    database: db,
     logs: () =>
       output
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     rawLogs: () => output,
+    storedPets: async () => (await app.get(DataSource).getRepository(PetEntity).find({ order: { id: 'ASC' } })).map(toPet),
     close: async () => {
       await app.close();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      if (!database) await db.drop();
     },
   };
 }

@@ -8,7 +8,7 @@ describe(loadConfig.name, () => {
     expect(config).toEqual({
       port: 3000,
       host: '0.0.0.0',
-      database: { type: 'sqlite', path: './data/petstore.sqlite' },
+      database: { type: 'sqlite', path: './data/petstore.sqlite', poolSize: 10, connectTimeoutMs: 5000, statementTimeoutMs: 5000 },
       apiKeys: [KEY],
       developmentKey: undefined,
       publicBaseUrl: 'http://localhost:3000/v1',
@@ -74,8 +74,33 @@ describe(loadConfig.name, () => {
     expect(error?.problems.map((p) => p.split(' ')[0]).sort()).toEqual(['LOG_LEVEL', 'PORT', 'PUBLIC_BASE_URL', 'RATE_LIMIT_RPS', 'REDIS_URL']);
   });
 
-  it.each(['postgres://localhost/test', 'mysql://x', 'sqlite:', './file.sqlite'])('refuses DATABASE_URL=%s for now', (url) => {
+  it('reads a PostgreSQL URL with its pool and timeouts', () => {
+    const config = loadConfig({
+      API_KEYS: KEY,
+      DATABASE_URL: 'postgresql://app@db.internal:5432/pets',
+      DATABASE_POOL_SIZE: '25',
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+    });
+    expect(config.database).toEqual({
+      type: 'postgres',
+      url: 'postgresql://app@db.internal:5432/pets',
+      poolSize: 25,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 3000,
+    });
+  });
+
+  it.each(['mysql://x', 'sqlite:', './file.sqlite', 'postgres://', 'postgres:///nohost'])('refuses DATABASE_URL=%s', (url) => {
     expect(() => loadConfig({ API_KEYS: KEY, DATABASE_URL: url })).toThrow(/DATABASE_URL/);
+  });
+
+  it.each([
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '-5'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ API_KEYS: KEY, [name]: value })).toThrow(new RegExp(name));
   });
 
   it('refuses keys that cannot be bearer tokens without repeating them', () => {

@@ -29,17 +29,15 @@ const baseUrl = z
     return `${url.origin}${path}`;
   });
 
+type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+
 const databaseUrl = z
   .string()
   .trim()
-  .transform((raw, ctx): DatabaseConfig => {
+  .transform((raw, ctx): DatabaseTarget => {
     if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return { type: 'sqlite', path: raw.slice(7) };
-    ctx.addIssue({
-      code: 'custom',
-      message: /^postgres(ql)?:\/\//.test(raw)
-        ? 'postgres:// is not supported by this build yet; use sqlite:<path>'
-        : 'must be sqlite:<path>, e.g. sqlite:./data/petstore.sqlite',
-    });
+    if (/^postgres(ql)?:\/\/[^/]/.test(raw) && URL.canParse(raw)) return { type: 'postgres', url: raw };
+    ctx.addIssue({ code: 'custom', message: 'must be sqlite:<path> or postgres://user@host:port/database' });
     return z.NEVER;
   });
 
@@ -56,6 +54,9 @@ const envSchema = z
     PORT: optional(integer(0, 65535).default(3000)),
     HOST: optional(z.string().trim().default('0.0.0.0')),
     DATABASE_URL: optional(databaseUrl.default({ type: 'sqlite', path: './data/petstore.sqlite' })),
+    DATABASE_POOL_SIZE: optional(integer(1, 1000).default(10)),
+    DATABASE_CONNECT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
+    DATABASE_STATEMENT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
     API_KEYS: optional(apiKeys.default([])),
     PUBLIC_BASE_URL: optional(baseUrl.default('http://localhost:3000/v1')),
     STAGING_BASE_URL: optional(baseUrl.optional()),
@@ -69,7 +70,15 @@ const envSchema = z
     message: 'must list at least one key when NODE_ENV=production (no development key is made there)',
   });
 
-export type DatabaseConfig = { type: 'sqlite'; path: string };
+/** Where the data lives, and how long a database operation may take before the request gets a 503. */
+export type DatabaseConfig = DatabaseTarget & {
+  /** PostgreSQL connections per instance. */
+  poolSize: number;
+  /** Longest wait for a connection (PostgreSQL) or a lock (SQLite's busy timeout). */
+  connectTimeoutMs: number;
+  /** Longest time one statement may run. */
+  statementTimeoutMs: number;
+};
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Service configuration, read once from the environment and validated before anything starts. */
@@ -108,7 +117,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
-    database: e.DATABASE_URL,
+    database: {
+      ...e.DATABASE_URL,
+      poolSize: e.DATABASE_POOL_SIZE,
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     apiKeys: developmentKey ? [developmentKey] : e.API_KEYS,
     developmentKey,
     publicBaseUrl: e.PUBLIC_BASE_URL,

@@ -3,8 +3,8 @@ import type { PetEntity } from './pet.entity';
 
 /** The one mapping from a table row to the contract's Pet; fields in the interface's order. */
 export const toPet = (entity: PetEntity): Pet => ({
-  id: Number(entity.id),
+  id: entity.id,
   name: entity.name,
-  categoryId: Number(entity.categoryId),
+  categoryId: entity.categoryId,
   status: entity.status,
 });

@@ -34,7 +34,8 @@ export function codePointLength(value: string): number {
 export function isPetName(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const length = codePointLength(value);
-  return length >= NAME_LENGTH.min && length <= NAME_LENGTH.max && /\S/u.test(value);
+  // NUL is refused here, on every database alike, because PostgreSQL cannot store it in text.
+  return length >= NAME_LENGTH.min && length <= NAME_LENGTH.max && /\S/u.test(value) && !value.includes('\u0000');
 }
 
 export function isSafeId(value: unknown): value is number {
@@ -51,7 +52,7 @@ export const IsPetName = (): PropertyDecorator =>
     'isPetName',
     isPetName,
     (p) =>
-      `${p} is required and must be a string of ${NAME_LENGTH.min} to ${NAME_LENGTH.max} characters that is not only whitespace`,
+      `${p} is required and must be a string of ${NAME_LENGTH.min} to ${NAME_LENGTH.max} characters that is not only whitespace and has no NUL character`,
   );
 
 /** A required JSON integer from 1 to 2^53 - 1 (never a string, never a fraction). */

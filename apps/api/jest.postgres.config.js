@@ -1,0 +1,9 @@
+// The HTTP suite again, on PostgreSQL: the same specs, each app on a database of its own (see test/support).
+const base = require('./jest.config');
+
+module.exports = {
+  ...base,
+  displayName: 'api:postgres',
+  testMatch: ['<rootDir>/test/**/*.spec.ts'],
+  setupFiles: ['<rootDir>/test/support/use-postgres.js'],
+};

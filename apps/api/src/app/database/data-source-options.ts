@@ -1,0 +1,38 @@
+import pg from 'pg';
+import sqlite3 from 'sqlite3';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config';
+import { PetEntity } from '../pets/pet.entity';
+import { migrations } from './migrations';
+
+/** TypeORM settings for either database; the schema always comes from the same migrations. */
+export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = { entities: [PetEntity], migrations, migrationsRun: false, synchronize: false };
+  // The drivers are passed explicitly so that the build sees them and lists them in dist/apps/api/package.json.
+  if (database.type === 'sqlite') {
+    return {
+      ...common,
+      type: 'sqlite',
+      driver: sqlite3,
+      database: database.path,
+      enableWAL: true,
+      // How long a write waits for another writer's lock before the request gets a 503.
+      busyTimeout: database.connectTimeoutMs,
+    };
+  }
+  return {
+    ...common,
+    type: 'postgres',
+    driver: pg,
+    url: database.url,
+    poolSize: database.poolSize,
+    connectTimeoutMS: database.connectTimeoutMs,
+    applicationName: 'petstore',
+    extra: {
+      // Bounded on the server and, should the network hang, on the client: no request waits forever.
+      statement_timeout: database.statementTimeoutMs,
+      query_timeout: database.statementTimeoutMs + 1_000,
+      idle_in_transaction_session_timeout: database.statementTimeoutMs * 2,
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { isDatabaseUnavailable, serviceUnavailable } from './database-failure';
+import { ensureDurability } from './durability';
+import { migrate } from './migrate';
+
+const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000];
+
+/**
+ * Owns the connection to the database. The service starts whether or not the database answers: until it does,
+ * readiness is false and operations answer 503, while this keeps trying in the background. Once connected, a
+ * database that goes away mid-run is the driver's to reconnect to; each failed operation meanwhile is a 503.
+ */
+@Injectable()
+export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(DatabaseConnection.name);
+  private retry?: NodeJS.Timeout;
+  private stopped = false;
+  /** True once connected, durable and migrated. */
+  ready = false;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** One attempt before the app listens, so that a healthy start is ready at once; then retries in the background. */
+  async onModuleInit(): Promise<void> {
+    await this.connect(0);
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
+  }
+
+  /** Runs a database operation, answering 503 (not 500) when the database cannot serve it. */
+  async run<T>(operation: () => Promise<T>): Promise<T> {
+    if (!this.ready) throw serviceUnavailable();
+    try {
+      return await operation();
+    } catch (error) {
+      throw isDatabaseUnavailable(error) ? serviceUnavailable() : error;
+    }
+  }
+
+  private async connect(attempt: number): Promise<void> {
+    try {
+      if (!this.dataSource.isInitialized) await this.dataSource.initialize();
+      const durability = await ensureDurability(this.dataSource);
+      const applied = await migrate(this.dataSource);
+      this.ready = true;
+      this.logger.log(`Database ready (${durability}); ${applied.length} migration(s) applied`);
+    } catch (error) {
+      if (this.dataSource.isInitialized) await this.dataSource.destroy().catch(() => undefined);
+      if (this.stopped) return;
+      const delay = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
+      this.logger.warn(`Database not ready (${(error as Error).message}); trying again in ${delay} ms`);
+      this.retry = setTimeout(() => void this.connect(attempt + 1), delay);
+      this.retry.unref();
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+/**
+ * Which database the HTTP suite runs on. The same specs run twice: as the `api` Jest project on SQLite and as
+ * `api:postgres` (apps/api/jest.postgres.config.js), which sets PETSTORE_TEST_DATABASE=postgres.
+ */
+export const TEST_DATABASE: 'sqlite' | 'postgres' = process.env.PETSTORE_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The server the PostgreSQL leg creates its databases on; by default trust authentication as the current OS user. */
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`;
+
+export interface TestDatabase {
+  /** The DATABASE_URL the service is given. */
+  url: string;
+  /** Removes the database (the SQLite folder or the PostgreSQL database). */
+  drop(): Promise<void>;
+}
+
+let created = 0;
+
+/** A new, empty database of the kind this run tests: a temporary SQLite file, or a PostgreSQL database of its own. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (TEST_DATABASE === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-test-'));
+    return { url: `sqlite:${join(dir, 'petstore.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  created += 1;
+  const name = `petstore_test_${process.pid}_${created}_${Math.random().toString(36).slice(2, 8)}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+}
+
+async function admin(work: (client: Client) => Promise<unknown>): Promise<void> {
+  const client = new Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The SQLite file behind a sqlite: URL. */
+export const sqlitePath = (database: TestDatabase) => database.url.slice('sqlite:'.length);
