@@ -5,5 +5,6 @@ module.exports = {
   ...base,
   displayName: 'api:postgres',
   testMatch: ['<rootDir>/test/**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
   setupFiles: ['<rootDir>/test/support/use-postgres.js'],
 };

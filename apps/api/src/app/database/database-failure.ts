@@ -10,18 +10,16 @@ const MESSAGES = /Driver not Connected|Connection terminated|timeout exceeded wh
 const TYPEORM_NOT_CONNECTED = new Set(['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const driverError = (error as { driverError?: unknown }).driverError;
-  const code = String((driverError as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code ?? '');
-  const errno = String((driverError as { errno?: unknown } | undefined)?.errno ?? '');
+  // Duck-typed rather than instanceof: driver and socket errors may come from another realm (Jest's VM, for one).
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, message, code, errno, driverError } = error as Record<string, unknown>;
+  const driver = (typeof driverError === 'object' && driverError !== null ? driverError : {}) as Record<string, unknown>;
+  const codes = [code, errno, driver.code, driver.errno].map((value) => String(value ?? ''));
   return (
-    TYPEORM_NOT_CONNECTED.has(error.name) ||
-    SQLITE_CODES.has(code) ||
-    POSTGRES_CODES.test(code) ||
-    NETWORK_CODES.has(code) ||
-    NETWORK_CODES.has(errno) ||
-    MESSAGES.test(error.message) ||
-    (driverError instanceof Error && MESSAGES.test(driverError.message))
+    TYPEORM_NOT_CONNECTED.has(String(name)) ||
+    codes.some((value) => SQLITE_CODES.has(value) || NETWORK_CODES.has(value) || POSTGRES_CODES.test(value)) ||
+    MESSAGES.test(String(message ?? '')) ||
+    MESSAGES.test(String(driver.message ?? ''))
   );
 }
 

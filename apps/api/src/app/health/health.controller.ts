@@ -3,6 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator';
 import { ApiException } from '../errors/api.exception';
+import { DatabaseConnection } from '../database/database-connection';
+import { serviceUnavailable } from '../database/database-failure';
 import { ShutdownState } from './shutdown.state';
 
 /** Probes for orchestrators and load balancers; no key needed, nothing secret in them. */
@@ -14,6 +16,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly shutdown: ShutdownState,
+    private readonly connection: DatabaseConnection,
   ) {}
 
   @Get('live')
@@ -25,10 +28,12 @@ export class HealthController {
   @HealthCheck()
   async ready() {
     if (this.shutdown.stopping) throw new ApiException('service_unavailable', 'The service is shutting down.');
+    // Connected is not enough: the schema must be migrated too.
+    if (!this.connection.ready) throw serviceUnavailable();
     try {
       return await this.health.check([() => this.database.pingCheck('database', { timeout: 1000 })]);
     } catch {
-      throw new ApiException('service_unavailable', 'The database is not reachable.', { 'retry-after': '1' });
+      throw serviceUnavailable();
     }
   }
 }

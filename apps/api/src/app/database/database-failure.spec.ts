@@ -1,0 +1,30 @@
+import { isDatabaseUnavailable } from './database-failure';
+
+const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
+
+describe(isDatabaseUnavailable.name, () => {
+  it.each([
+    ['SQLite busy', withCode('SQLITE_BUSY')],
+    ['SQLite read-only', withCode('SQLITE_READONLY')],
+    ['SQLite disk full', withCode('SQLITE_FULL')],
+    ['PostgreSQL connection failure (class 08)', { name: 'QueryFailedError', message: 'x', driverError: { code: '08006' } }],
+    ['PostgreSQL shutting down', { name: 'QueryFailedError', message: 'x', driverError: { code: '57P01' } }],
+    ['PostgreSQL statement timeout', { name: 'QueryFailedError', message: 'x', driverError: { code: '57014' } }],
+    ['too many connections', { name: 'QueryFailedError', message: 'x', driverError: { code: '53300' } }],
+    ['connection refused', withCode('ECONNREFUSED')],
+    ['a dropped connection', new Error('Connection terminated unexpectedly')],
+    ['a pool timeout', new Error('timeout exceeded when trying to connect')],
+    ['a client read timeout', new Error('Query read timeout')],
+    ['a closed data source', Object.assign(new Error('x'), { name: 'CannotExecuteNotConnectedError' })],
+    ['an uninitialised driver', new Error('Driver not Connected')],
+  ])('treats %s as unavailable', (_label, error) => expect(isDatabaseUnavailable(error)).toBe(true));
+
+  it.each([
+    ['a constraint violation', { name: 'QueryFailedError', message: 'x', driverError: { code: '23505' } }],
+    ['a syntax error', { name: 'QueryFailedError', message: 'x', driverError: { code: '42601' } }],
+    ['SQLite corruption', withCode('SQLITE_CORRUPT')],
+    ['a plain bug', new TypeError('x is not a function')],
+    ['a string', 'boom'],
+    ['null', null],
+  ])('treats %s as a failure of ours', (_label, error) => expect(isDatabaseUnavailable(error)).toBe(false));
+});

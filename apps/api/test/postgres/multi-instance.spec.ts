@@ -1,0 +1,65 @@
+import type { Pet } from '@petstore/contract';
+import { DataSource } from 'typeorm';
+import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+// Several stateless instances serving one PostgreSQL database.
+describe('two instances on one PostgreSQL database', () => {
+  let database: TestDatabase;
+  let instances: TestApp[];
+
+  const create = (sut: TestApp, name: string) =>
+    fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name, categoryId: 7 }) }).then(
+      async (response) => {
+        expect(response.status).toBe(201);
+        return (await response.json()) as Pet;
+      },
+    );
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Started at the same moment: the migration lock lets exactly one of them create the schema.
+    instances = await Promise.all([startApp({ database }), startApp({ database }), startApp({ database })]);
+  });
+  afterAll(async () => {
+    await Promise.all(instances.map((sut) => sut.close()));
+    await database.drop();
+  });
+
+  it('ran the migrations once although the instances started together', async () => {
+    const rows = await instances[0].app.get(DataSource).query('SELECT name FROM migrations');
+    expect(rows).toEqual([{ name: 'CreatePets1764115200000' }]);
+  });
+
+  it('gives concurrent creates on different instances distinct ids, and each instance reads the others\' writes', async () => {
+    const created = await Promise.all(Array.from({ length: 60 }, (_, i) => create(instances[i % 3], `pet-${i}`)));
+    const ids = created.map((pet) => pet.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const sut of instances) {
+      for (const pet of created.filter((_, i) => i % 7 === 0)) {
+        const response = await fetch(`${sut.origin}/v1/pets/${pet.id}`, { headers: AUTH });
+        expect(await response.json()).toEqual(pet);
+      }
+    }
+  });
+
+  it('walks the pages through alternating instances, seeing every pet once while others are added', async () => {
+    const existing = (await instances[0].storedPets()).map((pet) => pet.id);
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let page = 0;
+    do {
+      const sut = instances[page % instances.length];
+      const query: string = cursor ? `?limit=9&cursor=${cursor}` : '?limit=9';
+      const response: Response = await fetch(`${sut.origin}/v1/pets${query}`, { headers: AUTH });
+      seen.push(...((await response.json()) as Pet[]).map((pet) => pet.id));
+      // Another client keeps adding pets on another instance while the walk goes on.
+      await create(instances[(page + 1) % instances.length], `during-walk-${page}`);
+      const next = response.headers.get('link');
+      cursor = next ? new URL(/<([^>]+)>/.exec(next)?.[1] ?? '').searchParams.get('cursor') : null;
+      page += 1;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.filter((id) => existing.includes(id))).toEqual(existing);
+  });
+});
