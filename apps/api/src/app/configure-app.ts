@@ -6,7 +6,7 @@ import type { Logger as Pino } from 'pino';
 import { API_PREFIX } from '@petstore/contract';
 import { AppModule } from './app.module';
 import { ApiKeysService } from './auth/api-keys.service';
-import { bearerAuthHook } from './auth/bearer-auth.hook';
+import { bearerAuthHook, rateLimitHook } from './auth/bearer-auth.hook';
 import type { AppConfig } from './config/app-config';
 import { setupDocs } from './docs/setup-docs';
 import { ErrorFilter } from './errors/error.filter';
@@ -17,7 +17,9 @@ import { requestBoundsHook } from './http/request-bounds';
 import { requestIdHook } from './http/request-id.hook';
 import { recordRoutes } from './http/route-not-found';
 import { jsonBodyHook, routeHeadersHook } from './http/route-rules';
+import { useSecurity } from './http/security';
 import { createLogger } from './logging/create-logger';
+import { RateLimits } from './rate-limit/rate-limits';
 
 /** Creates the application exactly as it runs in production; `main.ts` and the tests both come through here. */
 export async function createApp(config: AppConfig, logger: Pino = createLogger(config.logLevel)): Promise<NestFastifyApplication> {
@@ -27,21 +29,23 @@ export async function createApp(config: AppConfig, logger: Pino = createLogger(c
     // Our own JSON parser replaces Nest's; logs wait for the pino logger; start-up errors are thrown, not exited on.
     { bodyParser: false, bufferLogs: true, abortOnError: false },
   );
-  configureApp(app, config);
+  await configureApp(app, config);
   await app.init();
   return app;
 }
 
 /** Everything between the framework and our handlers: the path of a request, in the order it runs. */
-export function configureApp(app: NestFastifyApplication, config: AppConfig): void {
+export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   recordRoutes(fastify);
   useJsonBodyParser(fastify);
+  await useSecurity(app, config);
   fastify.addHook('onRequest', requestIdHook);
   fastify.addHook('onRequest', routeHeadersHook);
   fastify.addHook('onRequest', requestBoundsHook);
-  fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService)));
+  fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), app.get(RateLimits)));
+  fastify.addHook('onRequest', rateLimitHook(app.get(RateLimits)));
   fastify.addHook('onRequest', jsonBodyHook);
 
   app.setGlobalPrefix(API_PREFIX, {

@@ -28,7 +28,7 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('ran the migrations once although the instances started together', async () => {
     const rows = await instances[0].app.get(DataSource).query('SELECT name FROM migrations');
-    expect(rows).toEqual([{ name: 'CreatePets1764115200000' }]);
+    expect(rows).toEqual([{ name: 'CreatePets1764115200000' }, { name: 'CreateApiKeys1764288000000' }]);
   });
 
   it('gives concurrent creates on different instances distinct ids, and each instance reads the others\' writes', async () => {

@@ -44,7 +44,16 @@ export interface StartOptions {
 /** Boots the real app through createApp (the path main.ts takes) on an ephemeral port and a database of its own. */
 export async function startApp({ env = {}, database, port: listenPort = 0 }: StartOptions = {}): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
-  const config = loadConfig({ API_KEYS: TEST_KEY, DATABASE_URL: db.url, LOG_LEVEL: 'info', NODE_ENV: 'test', ...env });
+  // Rate limits are off unless a test turns them on: suites send hundreds of requests a second.
+  const config = loadConfig({
+    API_KEYS: TEST_KEY,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'test',
+    RATE_LIMIT_RPS: '0',
+    RATE_LIMIT_AUTH_FAILURES: '0',
+    ...env,
+  });
   let output = '';
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -29,7 +29,8 @@ export async function spawnService(env: Record<string, string>): Promise<Service
   if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run "npx nx build api" first`);
   const port = await freePort();
   const child = spawn(process.execPath, [BUILT_MAIN], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
+    // Rate limits off unless a test sets them: the suites send many requests a second from one address.
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_RPS: '0', RATE_LIMIT_AUTH_FAILURES: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -1,22 +1,77 @@
 import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config';
-import { ApiKeysService } from './api-keys.service';
+import type { DatabaseConnection } from '../database/database-connection';
+import { hashApiKey } from './api-key';
+import type { ApiKeyEntity } from './api-key.entity';
+import type { ApiKeyStore } from './api-key.store';
+import { ApiKeysService, KEY_CACHE_MS } from './api-keys.service';
 
 describe(ApiKeysService.name, () => {
-  const keys = ['pk_first_key_0123456789', 'pk_second_key_0123456789'];
-  const sut = new ApiKeysService({ get: () => keys } as unknown as ConfigService<AppConfig, true>);
+  const configured = ['pk_first_key_0123456789', 'pk_second_key_0123456789'];
+  const storedKey = 'pk_stored_0123456789abcdef';
+  let record: ApiKeyEntity;
+  let store: { findByHash: jest.Mock; touch: jest.Mock };
+  let sut: ApiKeysService;
 
-  it('accepts every configured key', () => {
-    for (const key of keys) expect(sut.isValid(key)).toBe(true);
+  beforeEach(() => {
+    record = {
+      id: 7,
+      name: 'ci',
+      keyHash: hashApiKey(storedKey).toString('hex'),
+      shownPart: storedKey.slice(0, 12),
+      createdAt: 0,
+      expiresAt: null,
+      revokedAt: null,
+      lastUsedAt: null,
+    };
+    store = {
+      findByHash: jest.fn(async (hash: string) => (hash === record.keyHash ? { ...record } : null)),
+      touch: jest.fn(async () => undefined),
+    };
+    const config = { get: () => configured } as unknown as ConfigService<AppConfig, true>;
+    const database = { run: (operation: () => Promise<unknown>) => operation() } as unknown as DatabaseConnection;
+    sut = new ApiKeysService(config, store as unknown as ApiKeyStore, database);
   });
 
-  it.each(['', 'pk_first_key_012345678', 'pk_first_key_01234567890', 'PK_FIRST_KEY_0123456789', 'x'.repeat(10_000)])(
-    'refuses %j',
-    (key) => expect(sut.isValid(key)).toBe(false),
-  );
+  it('accepts every configured key without touching the database, naming the holder by digest', async () => {
+    for (const key of configured) expect(await sut.authenticate(key)).toMatch(/^env:[0-9a-f]{16}$/);
+    expect(store.findByHash).not.toHaveBeenCalled();
+  });
+
+  it('accepts a stored key, naming the holder by id and recording its use', async () => {
+    expect(await sut.authenticate(storedKey, 1_000)).toBe('key:7');
+    expect(store.findByHash).toHaveBeenCalledWith(record.keyHash);
+    expect(store.touch).toHaveBeenCalledWith(7, 1_000);
+  });
+
+  it.each([
+    ['an empty key', ''],
+    ['a configured key minus its last character', 'pk_first_key_012345678'],
+    ['a configured key plus a character', 'pk_first_key_01234567890'],
+    ['a configured key in capitals', 'PK_FIRST_KEY_0123456789'],
+    ['a 10,000-character key', 'x'.repeat(10_000)],
+  ])('refuses %s', async (_label, key) => {
+    expect(await sut.authenticate(key)).toBeUndefined();
+  });
+
+  it('refuses a stored key once revoked or expired, within the cache time', async () => {
+    expect(await sut.authenticate(storedKey, 0)).toBe('key:7');
+    record.revokedAt = 10;
+    expect(await sut.authenticate(storedKey, KEY_CACHE_MS - 1)).toBe('key:7');
+    expect(await sut.authenticate(storedKey, KEY_CACHE_MS)).toBeUndefined();
+    record.revokedAt = null;
+    record.expiresAt = 3 * KEY_CACHE_MS;
+    expect(await sut.authenticate(storedKey, 3 * KEY_CACHE_MS)).toBeUndefined();
+  });
+
+  it('writes last use at most once a minute', async () => {
+    await sut.authenticate(storedKey, 0);
+    await sut.authenticate(storedKey, 30_000);
+    await sut.authenticate(storedKey, 61_000);
+    expect(store.touch.mock.calls).toEqual([[7, 0], [7, 61_000]]);
+  });
 
   it('keeps no key in memory, only digests', () => {
     expect(JSON.stringify(sut)).not.toContain('pk_first');
-    expect(Object.values(sut).flat().some((value) => typeof value === 'string' && keys.includes(value))).toBe(false);
   });
 });

@@ -1,27 +1,74 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../config/app-config';
+import { DatabaseConnection } from '../database/database-connection';
+import { ApiKeyStore, isActive } from './api-key.store';
+import { hashApiKey } from './api-key';
 
-const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
+/** How long a lookup of a stored key is trusted: a revoked or expired key is refused within this, on every instance. */
+export const KEY_CACHE_MS = 2_000;
+const KEY_CACHE_ENTRIES = 10_000;
+/** last_used_at is written at most this often per key, so that authentication is not a write per request. */
+const TOUCH_EVERY_MS = 60_000;
+
+interface CachedLookup {
+  checkedAt: number;
+  record: { id: number; expiresAt: number | null; revokedAt: number | null } | null;
+}
 
 /**
- * The keys accepted as bearer tokens. Only SHA-256 digests are kept in memory, and a presented key is compared
- * digest to digest with a constant-time comparison against every known key, so neither the comparison nor the
- * number of keys checked depends on how much of a key an attacker guessed right.
+ * Decides whether a bearer key is accepted, and names its holder for rate limiting (never by the key itself).
+ * Keys from API_KEYS are compared digest to digest in constant time against every one of them; stored keys are
+ * looked up by their SHA-256, so the lookup's timing says nothing about how close a guess was.
  */
 @Injectable()
 export class ApiKeysService {
-  private readonly digests: Buffer[];
+  private readonly configured: Buffer[];
+  private readonly cache = new Map<string, CachedLookup>();
+  private readonly touched = new Map<number, number>();
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    this.digests = config.get('apiKeys', { infer: true }).map(digest);
+  constructor(
+    config: ConfigService<AppConfig, true>,
+    private readonly store: ApiKeyStore,
+    private readonly database: DatabaseConnection,
+  ) {
+    this.configured = config.get('apiKeys', { infer: true }).map(hashApiKey);
   }
 
-  isValid(presented: string): boolean {
-    const candidate = digest(presented);
-    let found = false;
-    for (const known of this.digests) found = timingSafeEqual(known, candidate) || found;
-    return found;
+  /** The holder of the key (`env:…` or `key:<id>`), or undefined when the key is not accepted. */
+  async authenticate(presented: string, now = Date.now()): Promise<string | undefined> {
+    const digest = hashApiKey(presented);
+    let configured = false;
+    for (const known of this.configured) configured = timingSafeEqual(known, digest) || configured;
+    const hex = digest.toString('hex');
+    if (configured) return `env:${hex.slice(0, 16)}`;
+
+    const { record } = await this.lookup(hex, now);
+    if (!record || !isActive(record, now)) return undefined;
+    this.touch(record.id, now);
+    return `key:${record.id}`;
+  }
+
+  private async lookup(hex: string, now: number): Promise<CachedLookup> {
+    const cached = this.cache.get(hex);
+    if (cached && now - cached.checkedAt < KEY_CACHE_MS) return cached;
+    const found = await this.database.run(() => this.store.findByHash(hex));
+    const entry: CachedLookup = { checkedAt: now, record: found && { id: found.id, expiresAt: found.expiresAt, revokedAt: found.revokedAt } };
+    this.cache.delete(hex);
+    this.cache.set(hex, entry);
+    // Guessed keys must not grow the cache without bound: drop the oldest entries.
+    for (const oldest of this.cache.keys()) {
+      if (this.cache.size <= KEY_CACHE_ENTRIES) break;
+      this.cache.delete(oldest);
+    }
+    return entry;
+  }
+
+  private touch(id: number, now: number): void {
+    if (now - (this.touched.get(id) ?? -Infinity) < TOUCH_EVERY_MS) return;
+    this.touched.set(id, now);
+    // Best effort: a failed write of last use never fails the request.
+    void this.database.run(() => this.store.touch(id, now)).catch(() => undefined);
   }
 }

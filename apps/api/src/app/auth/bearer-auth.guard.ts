@@ -14,7 +14,7 @@ export class BearerAuthGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    if (isPublic || context.switchToHttp().getRequest<FastifyRequest>().authenticated) return true;
+    if (isPublic || context.switchToHttp().getRequest<FastifyRequest>().apiKeyHolder !== undefined) return true;
     throw unauthorized();
   }
 }

@@ -1,13 +1,14 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { API_PREFIX } from '@petstore/contract';
 import { ApiException } from '../errors/api.exception';
+import type { RateLimits } from '../rate-limit/rate-limits';
 import type { ApiKeysService } from './api-keys.service';
 import { bearerToken } from './bearer-token';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set once the request's bearer key has been accepted. */
-    authenticated?: boolean;
+    /** Who holds the accepted key (`env:…` or `key:<id>`); set once authentication succeeded. */
+    apiKeyHolder?: string;
   }
 }
 
@@ -16,16 +17,30 @@ export const unauthorized = () =>
     'www-authenticate': 'Bearer',
   });
 
+const isApiRoute = (route: string | undefined) => route !== undefined && (route === API_PREFIX || route.startsWith(`${API_PREFIX}/`));
+
 /**
  * Authenticates every `/v1` request at its start, before its body is read: an unauthenticated request is
  * answered 401 whatever its body, so nobody learns anything about validation or limits without a key.
+ * An address that keeps failing is answered 429 for a while, so that keys cannot be guessed quickly.
  */
-export function bearerAuthHook(keys: ApiKeysService): onRequestHookHandler {
+export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits): onRequestHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    const route = request.routeOptions.url;
-    if (route === undefined || !(route === API_PREFIX || route.startsWith(`${API_PREFIX}/`))) return;
+    if (!isApiRoute(request.routeOptions.url)) return;
+    await limits.assertAddressMayAuthenticate(request.ip);
     const token = bearerToken(request.raw.rawHeaders);
-    if (token === undefined || !keys.isValid(token)) throw unauthorized();
-    request.authenticated = true;
+    const holder = token === undefined ? undefined : await keys.authenticate(token);
+    if (holder === undefined) {
+      await limits.recordAuthenticationFailure(request.ip);
+      throw unauthorized();
+    }
+    request.apiKeyHolder = holder;
+  };
+}
+
+/** Spends one request of the key's budget; the RateLimit headers go on every authenticated response. */
+export function rateLimitHook(limits: RateLimits): onRequestHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.apiKeyHolder !== undefined) reply.headers(await limits.consume(request.apiKeyHolder));
   };
 }

@@ -14,7 +14,9 @@ describe(loadConfig.name, () => {
       publicBaseUrl: 'http://localhost:3000/v1',
       stagingBaseUrl: undefined,
       rateLimitRps: 100,
+      authFailuresPerMinute: 30,
       redisUrl: undefined,
+      corsOrigins: [],
       logLevel: 'info',
       production: false,
     });

@@ -41,6 +41,14 @@ const databaseUrl = z
     return z.NEVER;
   });
 
+// Browser origins allowed to call the API; each must be exactly scheme://host[:port].
+const corsOrigins = z
+  .string()
+  .transform((raw) => raw.split(',').map((origin) => origin.trim()).filter(Boolean))
+  .refine((origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin), {
+    message: 'must be comma-separated origins such as https://app.example.com (scheme, host and port only)',
+  });
+
 // Keys travel as RFC 6750 bearer tokens (token68 characters); the message never repeats a key.
 const apiKeys = z
   .string()
@@ -49,18 +57,23 @@ const apiKeys = z
     message: 'must be comma-separated keys of at least 16 characters from A-Z a-z 0-9 - . _ ~ + / (values not shown)',
   });
 
-const envSchema = z
-  .object({
+const databaseSchema = z.object({
+  DATABASE_URL: optional(databaseUrl.default({ type: 'sqlite', path: './data/petstore.sqlite' })),
+  DATABASE_POOL_SIZE: optional(integer(1, 1000).default(10)),
+  DATABASE_CONNECT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
+  DATABASE_STATEMENT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
+});
+
+const envSchema = databaseSchema
+  .extend({
     PORT: optional(integer(0, 65535).default(3000)),
     HOST: optional(z.string().trim().default('0.0.0.0')),
-    DATABASE_URL: optional(databaseUrl.default({ type: 'sqlite', path: './data/petstore.sqlite' })),
-    DATABASE_POOL_SIZE: optional(integer(1, 1000).default(10)),
-    DATABASE_CONNECT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
-    DATABASE_STATEMENT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
     API_KEYS: optional(apiKeys.default([])),
     PUBLIC_BASE_URL: optional(baseUrl.default('http://localhost:3000/v1')),
     STAGING_BASE_URL: optional(baseUrl.optional()),
     RATE_LIMIT_RPS: optional(integer(0, 1_000_000).default(100)),
+    RATE_LIMIT_AUTH_FAILURES: optional(integer(0, 1_000_000).default(30)),
+    CORS_ORIGINS: optional(corsOrigins.default([])),
     REDIS_URL: optional(z.string().trim().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS).default('info')),
     NODE_ENV: optional(z.enum(['development', 'production', 'test']).default('development')),
@@ -92,8 +105,14 @@ export interface AppConfig {
   developmentKey?: string;
   publicBaseUrl: string;
   stagingBaseUrl?: string;
+  /** Requests per second per API key; 0 turns the limit off. */
   rateLimitRps: number;
+  /** Failed authentications per minute per client address before it gets 429s; 0 turns this off. */
+  authFailuresPerMinute: number;
+  /** Shared store of the rate limits across instances. */
   redisUrl?: string;
+  /** Origins allowed by CORS; empty means CORS is off. */
+  corsOrigins: string[];
   logLevel: LogLevel;
   production: boolean;
 }
@@ -106,29 +125,42 @@ export class ConfigError extends Error {
   }
 }
 
+type Env = Record<string, string | undefined>;
+
+function parse<T extends z.ZodTypeAny>(schema: T, env: Env): z.output<T> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+}
+
+const toDatabaseConfig = (e: z.output<typeof databaseSchema>): DatabaseConfig => ({
+  ...e.DATABASE_URL,
+  poolSize: e.DATABASE_POOL_SIZE,
+  connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+  statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+});
+
+/** Only the DATABASE_* variables, for tools that work on the database without running the service. */
+export function loadDatabaseConfig(env: Env = process.env): DatabaseConfig {
+  return toDatabaseConfig(parse(databaseSchema, env));
+}
+
 /** Reads and validates the environment; throws {@link ConfigError} naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
-  }
-  const e = parsed.data;
+export function loadConfig(env: Env = process.env): AppConfig {
+  const e = parse(envSchema, env);
   const developmentKey = e.API_KEYS.length === 0 ? `pk_dev_${randomBytes(24).toString('base64url')}` : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
-    database: {
-      ...e.DATABASE_URL,
-      poolSize: e.DATABASE_POOL_SIZE,
-      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
-      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
-    },
+    database: toDatabaseConfig(e),
     apiKeys: developmentKey ? [developmentKey] : e.API_KEYS,
     developmentKey,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     stagingBaseUrl: e.STAGING_BASE_URL,
     rateLimitRps: e.RATE_LIMIT_RPS,
+    authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES,
     redisUrl: e.REDIS_URL,
+    corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
   };

@@ -2,12 +2,13 @@ import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
+import { ApiKeyEntity } from '../auth/api-key.entity';
 import { PetEntity } from '../pets/pet.entity';
 import { migrations } from './migrations';
 
 /** TypeORM settings for either database; the schema always comes from the same migrations. */
 export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
-  const common = { entities: [PetEntity], migrations, migrationsRun: false, synchronize: false };
+  const common = { entities: [PetEntity, ApiKeyEntity], migrations, migrationsRun: false, synchronize: false };
   // The drivers are passed explicitly so that the build sees them and lists them in dist/apps/api/package.json.
   if (database.type === 'sqlite') {
     return {

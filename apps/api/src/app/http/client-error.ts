@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { ErrorBody, ErrorCode } from '@petstore/contract';
+import { EARLY_RESPONSE_HEADERS } from './security';
 
 // Node rejects some requests before Fastify sees them: heads too large, unparseable or smuggling-shaped
 // requests (e.g. Content-Length with Transfer-Encoding), and requests that did not arrive in time.
@@ -22,6 +23,9 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      Object.entries(EARLY_RESPONSE_HEADERS)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
       body,

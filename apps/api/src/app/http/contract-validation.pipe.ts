@@ -5,6 +5,9 @@ import { validationFailed } from '../errors/api.exception';
 
 const WHERE = { body: ['Invalid request body', 'field'], query: ['Invalid query parameters', 'query parameter'] } as const;
 
+// class-transformer skips these keys without a word, which would hide them from the unknown-property check.
+const SKIPPED_BY_TRANSFORMER = new Set(['__proto__', 'constructor']);
+
 /**
  * Validates bodies and queries against the contract's decorated classes: no type coercion, unknown
  * properties refused, and every invalid property reported at once in one sentence.
@@ -17,6 +20,7 @@ export class ContractValidationPipe implements PipeTransform {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw validationFailed(`${prefix}: it must be a JSON object.`);
     }
+    const skipped = Object.keys(value).filter((key) => SKIPPED_BY_TRANSFORMER.has(key));
     const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
     const errors = await validate(instance, {
       whitelist: true,
@@ -26,15 +30,18 @@ export class ContractValidationPipe implements PipeTransform {
       stopAtFirstError: true,
       validationError: { target: false, value: false },
     });
-    if (errors.length > 0) throw validationFailed(`${prefix}: ${errors.map((e) => describe(e, noun)).join('; ')}.`);
+    const problems = [...skipped.map((key) => unknownProperty(key, noun)), ...errors.map((e) => describe(e, noun))];
+    if (problems.length > 0) throw validationFailed(`${prefix}: ${problems.join('; ')}.`);
     return instance;
   }
 }
 
 function describe(error: ValidationError, noun: string): string {
   const constraints = error.constraints ?? {};
-  if ('whitelistValidation' in constraints) return `unknown ${noun} "${truncate(error.property)}" is not allowed`;
+  if ('whitelistValidation' in constraints) return unknownProperty(error.property, noun);
   return Object.values(constraints)[0] ?? `${error.property} is invalid`;
 }
+
+const unknownProperty = (property: string, noun: string) => `unknown ${noun} "${truncate(property)}" is not allowed`;
 
 const truncate = (text: string) => (text.length > 64 ? `${text.slice(0, 64)}…` : text);

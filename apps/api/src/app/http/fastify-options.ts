@@ -7,6 +7,7 @@ import { sendError } from '../errors/error.filter';
 import { clientErrorHandler } from './client-error';
 import { REQUEST_BOUNDS } from './request-bounds';
 import { RequestLogController } from './request-log.controller';
+import { EARLY_RESPONSE_HEADERS } from './security';
 
 // A client may name its request for tracing; anything that could forge a log line is replaced.
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -40,8 +41,17 @@ export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
       requireHostHeader: false,
     },
     clientErrorHandler,
-    // The router rejects a malformed path (bad percent-encoding) before any hook or handler runs.
-    frameworkErrors: (_error, _request, reply) =>
-      sendError(reply as FastifyReply, new ApiException('bad_request', 'The request path is not validly percent-encoded.'), logger),
+    // The router rejects a malformed path (bad percent-encoding) or an over-long path parameter before any hook
+    // or handler runs, so the hooks' headers are set here.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers({ ...EARLY_RESPONSE_HEADERS, 'x-request-id': request.id });
+      sendError(
+        reply as FastifyReply,
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiException('uri_too_long', `The URL must not exceed ${REQUEST_BOUNDS.urlBytes} bytes.`)
+          : new ApiException('bad_request', 'The request path is not validly percent-encoded.'),
+        logger,
+      );
+    },
   };
 }

@@ -12,9 +12,14 @@ export const REQUEST_BOUNDS = {
   jsonDepth: 32,
 } as const;
 
+// A framing the server does not understand exactly could be read differently by a proxy in front of it: refuse it,
+// and close the connection rather than guess where the next request starts.
+const badFraming = (message: string) => new ApiException('bad_request', message, { connection: 'close' });
+
 /**
  * 414 and 431 before anything else. Node's own header limit is set above these bounds so that these
  * answers, as Error objects, come from here; Node's limit remains the backstop for truly huge heads.
+ * Node refuses most smuggling shapes itself (see client-error.ts); the ones it lets through are refused here.
  */
 export async function requestBoundsHook(request: FastifyRequest): Promise<void> {
   if (request.raw.url && request.raw.url.length > REQUEST_BOUNDS.urlBytes) {
@@ -22,11 +27,23 @@ export async function requestBoundsHook(request: FastifyRequest): Promise<void> 
   }
   const raw = request.raw.rawHeaders;
   let size = 0;
-  for (const part of raw) size += part.length;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    size += raw[i].length + raw[i + 1].length;
+    if (raw[i].toLowerCase() === 'host') hosts += 1;
+  }
   if (size > REQUEST_BOUNDS.headerBytes) {
     throw new ApiException('header_too_large', `Request headers must not exceed ${REQUEST_BOUNDS.headerBytes} bytes in total.`);
   }
-  if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
+  const http11 = request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1;
+  if (http11 && hosts === 0) {
     throw new ApiException('bad_request', 'HTTP/1.1 requests must carry a Host header.');
+  }
+  if (hosts > 1) throw badFraming('A request must carry exactly one Host header.');
+  const transferEncoding = request.headers['transfer-encoding'];
+  // Node decodes chunked framing and nothing else: `gzip, chunked` would be taken as plain JSON. HTTP/1.0 has no
+  // Transfer-Encoding at all (RFC 9112, section 6.1).
+  if (transferEncoding !== undefined && (!http11 || transferEncoding.trim().toLowerCase() !== 'chunked')) {
+    throw badFraming('Transfer-Encoding must be exactly "chunked", and only on HTTP/1.1 requests.');
   }
 }

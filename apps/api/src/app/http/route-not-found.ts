@@ -28,6 +28,8 @@ export function recordRoutes(fastify: FastifyInstance): void {
   const table = new RouteTable();
   fastify.decorate('routeTable', table);
   fastify.addHook('onRoute', ({ method, url }) => {
+    // CORS answers preflights through a catch-all OPTIONS route, which says nothing about what a path allows.
+    if (url === '*') return;
     for (const m of Array.isArray(method) ? method : [method]) table.add(m, url);
   });
 }

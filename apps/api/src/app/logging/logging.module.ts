@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 
@@ -6,6 +6,16 @@ import type { Logger } from 'pino';
 @Module({})
 export class LoggingModule {
   static forRoot(logger: Logger): DynamicModule {
-    return { module: LoggingModule, imports: [LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true })] };
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: { logger },
+          useExisting: true,
+          // Named wildcard (path-to-regexp 8): the default "*" makes Nest 11 warn at every start.
+          forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+        }),
+      ],
+    };
   }
 }

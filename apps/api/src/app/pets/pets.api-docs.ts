@@ -17,7 +17,17 @@ const commonErrors = (headers?: HeaderDocs) => [
     'WWW-Authenticate': stringHeader('The scheme to authenticate with.', 'Bearer'),
     ...headers,
   }),
+  error(429, 'Too many requests for this key, or too many failed authentications from this address (`rate_limited`).', {
+    'Retry-After': stringHeader('Seconds to wait before trying again.', '1'),
+    'RateLimit-Policy': stringHeader('The limit, as IETF RateLimit-Policy.', '"default";q=100;w=1'),
+    RateLimit: stringHeader('What is left of it, as IETF RateLimit.', '"default";r=0;t=1'),
+    ...headers,
+  }),
   error(500, 'The service failed unexpectedly (`internal_error`).', headers),
+  error(503, 'The database cannot serve right now (`service_unavailable`); retry after `Retry-After`.', {
+    'Retry-After': stringHeader('Seconds to wait before trying again.', '1'),
+    ...headers,
+  }),
 ];
 
 const deprecationHeaders: HeaderDocs = {

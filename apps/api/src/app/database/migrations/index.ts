@@ -1,4 +1,5 @@
 import { CreatePets1764115200000 } from './1764115200000-create-pets';
+import { CreateApiKeys1764288000000 } from './1764288000000-create-api-keys';
 
 /** Every migration, oldest first. */
-export const migrations = [CreatePets1764115200000];
+export const migrations = [CreatePets1764115200000, CreateApiKeys1764288000000];

@@ -1,0 +1,38 @@
+import { Column, Entity, Generated, PrimaryColumn } from 'typeorm';
+import { safeInteger } from '../database/safe-integer';
+
+const nullableInteger = { type: 'bigint', nullable: true, transformer: safeInteger } as const;
+
+/**
+ * A stored API key: its SHA-256 (never the key), a name, and its life. Times are epoch milliseconds, which both
+ * databases store the same way.
+ */
+@Entity({ name: 'api_keys' })
+export class ApiKeyEntity {
+  @PrimaryColumn({ type: 'bigint', transformer: safeInteger })
+  @Generated('increment')
+  id!: number;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+
+  /** Hex SHA-256 of the key. */
+  @Column({ name: 'key_hash', type: 'varchar', length: 64 })
+  keyHash!: string;
+
+  /** The start of the key, to tell keys apart in listings. */
+  @Column({ name: 'shown_part', type: 'varchar', length: 16 })
+  shownPart!: string;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: safeInteger })
+  createdAt!: number;
+
+  @Column({ name: 'expires_at', ...nullableInteger })
+  expiresAt!: number | null;
+
+  @Column({ name: 'revoked_at', ...nullableInteger })
+  revokedAt!: number | null;
+
+  @Column({ name: 'last_used_at', ...nullableInteger })
+  lastUsedAt!: number | null;
+}

@@ -1,0 +1,60 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AppConfig } from '../config/app-config';
+
+/** Request headers a browser may send cross-origin: the key, the body's type, and the ones the API reads. */
+const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-request-id'] as const;
+
+/** Response headers a browser script may read cross-origin: paging, creation, tracing, limits and deprecation. */
+const CORS_EXPOSED_HEADERS = [
+  'link',
+  'location',
+  'x-request-id',
+  'retry-after',
+  'ratelimit',
+  'ratelimit-policy',
+  'deprecation',
+  'sunset',
+] as const;
+
+/**
+ * For the answers written before any request hook runs (requests that Node or the router cannot parse), which
+ * helmet never sees: their JSON body must still not be sniffed as another type, nor cached.
+ */
+export const EARLY_RESPONSE_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' } as const;
+
+/**
+ * Security headers on every response (helmet) and, when `CORS_ORIGINS` lists origins, CORS for exactly those.
+ * Call before adding the other request hooks: Fastify runs them in order and one that throws (a 401) skips the rest.
+ * Nest runs the CORS hook ahead of all of them, so a preflight is answered before authentication (as a bodiless 204
+ * that helmet's hook does not reach) and every other response from an allowed origin carries Access-Control-*.
+ */
+export async function useSecurity(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  // Swagger UI's "Try it out" calls the servers the OpenAPI document names.
+  const servers = [config.publicBaseUrl, config.stagingBaseUrl].flatMap((url) => (url ? [new URL(url).origin] : []));
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        connectSrc: ["'self'", ...new Set(servers)],
+        // The service itself speaks plain HTTP (TLS, if any, ends in front of it): on a non-local http:// address the
+        // directive would send /docs' own scripts and styles to an https:// port that does not answer.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  if (config.corsOrigins.length === 0) return;
+
+  const allowed = new Set(config.corsOrigins);
+  app.enableCors({
+    // Any other origin (or none) gets no CORS at all, so a stray OPTIONS is the usual 404/405 Error, not a preflight.
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
+    methods: ['GET', 'HEAD', 'POST'],
+    allowedHeaders: [...CORS_ALLOWED_HEADERS],
+    exposedHeaders: [...CORS_EXPOSED_HEADERS],
+    // The key travels in Authorization, not in a cookie.
+    credentials: false,
+    maxAge: 600,
+    // An OPTIONS from an allowed origin without Access-Control-Request-Method would otherwise get a text/plain 400.
+    strictPreflight: false,
+  });
+}

@@ -1,0 +1,106 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import Redis from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { AppConfig } from '../config/app-config';
+import { ApiException } from '../errors/api.exception';
+
+interface Limit {
+  limiter: RateLimiterAbstract;
+  /** The `RateLimit-Policy` item, e.g. `"default";q=100;w=1`. */
+  policy: string;
+  name: string;
+}
+
+/**
+ * Per-key request limits, and per-address limits on failed authentication so that guessing keys is slow.
+ * In-process by default; with REDIS_URL the counters are shared by every instance. When Redis cannot be reached,
+ * each instance falls back to its own in-process counters (the insurance limiter): requests are never refused
+ * because Redis is down, and the limit then holds per instance rather than in total.
+ */
+@Injectable()
+export class RateLimits implements OnApplicationShutdown {
+  private readonly logger = new Logger(RateLimits.name);
+  private readonly redis?: Redis;
+  private readonly perKey?: Limit;
+  private readonly perAddressFailures?: Limit;
+  private lastRedisWarning = 0;
+
+  constructor(config: ConfigService<AppConfig, true>) {
+    const redisUrl = config.get('redisUrl', { infer: true });
+    if (redisUrl) {
+      // Fail fast instead of queueing while disconnected, so that the insurance limiter answers at once.
+      this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000 });
+      this.redis.on('error', (error) => this.warnAboutRedis(error));
+    }
+    const rps = config.get('rateLimitRps', { infer: true });
+    const failures = config.get('authFailuresPerMinute', { infer: true });
+    if (rps > 0) this.perKey = this.limit('default', rps, 1);
+    if (failures > 0) this.perAddressFailures = this.limit('auth-failures', failures, 60);
+  }
+
+  onApplicationShutdown(): void {
+    // disconnect, not quit: quit waits for a connection that may never come.
+    this.redis?.disconnect();
+  }
+
+  /** Takes one request from the key holder's budget: the headers to send, or a 429 once it is spent. */
+  async consume(holder: string): Promise<Record<string, string>> {
+    if (!this.perKey) return {};
+    return this.spend(this.perKey, holder, 'Too many requests for this API key');
+  }
+
+  /** 429 when this address has failed to authenticate too often lately. */
+  async assertAddressMayAuthenticate(address: string): Promise<void> {
+    if (!this.perAddressFailures) return;
+    const state = await this.perAddressFailures.limiter.get(address).catch(() => null);
+    if (state && state.consumedPoints >= this.perAddressFailures.limiter.points) {
+      throw tooMany(this.perAddressFailures, state, 'Too many failed authentications from this address');
+    }
+  }
+
+  async recordAuthenticationFailure(address: string): Promise<void> {
+    if (!this.perAddressFailures) return;
+    await this.perAddressFailures.limiter.consume(address).catch(() => undefined);
+  }
+
+  private async spend(limit: Limit, key: string, message: string): Promise<Record<string, string>> {
+    try {
+      return headers(limit, await limit.limiter.consume(key));
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) throw tooMany(limit, rejection, message);
+      // Only reached if even the insurance limiter failed: serve rather than refuse.
+      this.warnAboutRedis(rejection as Error);
+      return {};
+    }
+  }
+
+  private limit(name: string, points: number, duration: number): Limit {
+    const memory = new RateLimiterMemory({ keyPrefix: name, points, duration });
+    const limiter = this.redis
+      ? new RateLimiterRedis({ storeClient: this.redis, keyPrefix: `petstore:rl:${name}`, points, duration, insuranceLimiter: memory })
+      : memory;
+    return { limiter, name, policy: `"${name}";q=${points};w=${duration}` };
+  }
+
+  private warnAboutRedis(error: Error): void {
+    if (Date.now() - this.lastRedisWarning < 30_000) return;
+    this.lastRedisWarning = Date.now();
+    this.logger.warn(`Redis unavailable (${error.message}); rate limits are counted per instance until it returns`);
+  }
+}
+
+const secondsUntilReset = (state: RateLimiterRes) => Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+
+/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
+function headers(limit: Limit, state: RateLimiterRes): Record<string, string> {
+  return {
+    'ratelimit-policy': limit.policy,
+    ratelimit: `"${limit.name}";r=${Math.max(0, state.remainingPoints)};t=${secondsUntilReset(state)}`,
+  };
+}
+
+function tooMany(limit: Limit, state: RateLimiterRes, message: string): ApiException {
+  const wait = secondsUntilReset(state);
+  return new ApiException('rate_limited', `${message}; retry in ${wait} s.`, { ...headers(limit, state), 'retry-after': String(wait) });
+}

@@ -1,0 +1,106 @@
+import { freePort, startApp, TEST_KEY, type TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
+import { expectError } from './support/assertions';
+
+const OTHER_KEY = 'pk_second_canary_0123456789abcd';
+const get = (sut: TestApp, key = TEST_KEY) => fetch(`${sut.origin}/v1/pets`, { headers: { authorization: `Bearer ${key}` } });
+
+/** Sends requests back to back from `parallel` workers for `ms`, spreading them over the instances; counts 200s. */
+async function accepted(instances: TestApp[], key: string, ms: number, parallel = 8): Promise<number> {
+  const until = Date.now() + ms;
+  let ok = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async (_, worker) => {
+      for (let i = worker; Date.now() < until; i += 1) {
+        const response = await get(instances[i % instances.length], key);
+        if (Date.now() <= until && response.status === 200) ok += 1;
+        await response.arrayBuffer();
+      }
+    }),
+  );
+  return ok;
+}
+
+describe('rate limits', () => {
+  jest.setTimeout(30_000);
+
+  describe('per API key, in process', () => {
+    let sut: TestApp;
+    beforeAll(async () => {
+      sut = await startApp({ env: { RATE_LIMIT_RPS: '10', API_KEYS: `${TEST_KEY},${OTHER_KEY}` } });
+    });
+    afterAll(() => sut.close());
+
+    it('answers 429 rate_limited with Retry-After and RateLimit fields once the second is spent, never throttling another key', async () => {
+      const responses = await Promise.all(Array.from({ length: 15 }, () => get(sut)));
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+      const limited = responses.find((r) => r.status === 429) as Response;
+      await expectError(limited, 429, 'rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(limited.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
+      expect(limited.headers.get('ratelimit')).toMatch(/^"default";r=0;t=1$/);
+      expect((await get(sut, OTHER_KEY)).status).toBe(200);
+    });
+
+    it('sends the RateLimit fields on allowed responses, counting down', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const first = await get(sut, OTHER_KEY);
+      const second = await get(sut, OTHER_KEY);
+      expect(first.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
+      const remaining = (r: Response) => Number(/r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
+      expect(remaining(second)).toBe(remaining(first) - 1);
+    });
+
+    it('holds the accepted rate within 10% of the limit under sustained load', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const ok = await accepted([sut], TEST_KEY, 3_000);
+      expect(ok).toBeGreaterThanOrEqual(27);
+      expect(ok).toBeLessThanOrEqual(33);
+    });
+  });
+
+  describe('failed authentication per address', () => {
+    it('answers 429 once an address has failed too often, so that keys cannot be guessed quickly', async () => {
+      const sut = await startApp({ env: { RATE_LIMIT_AUTH_FAILURES: '5' } });
+      try {
+        for (let i = 0; i < 5; i += 1) await expectError(await get(sut, `pk_guess_${i}_0123456789abc`), 401, 'unauthorized');
+        const blocked = await get(sut, 'pk_guess_6_0123456789abc');
+        await expectError(blocked, 429, 'rate_limited');
+        expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(1);
+        // Even the right key waits: otherwise a guesser would learn which guess was right.
+        await expectError(await get(sut), 429, 'rate_limited');
+      } finally {
+        await sut.close();
+      }
+    });
+  });
+
+  describe('shared through Redis', () => {
+    it('holds one limit across two instances', async () => {
+      const key = `pk_redis_${Date.now()}_${Math.random().toString(36).slice(2)}`;
+      const database = await createTestDatabase();
+      const env = { RATE_LIMIT_RPS: '20', REDIS_URL: 'redis://127.0.0.1:6379', API_KEYS: key };
+      const instances = [await startApp({ database, env }), await startApp({ database, env })];
+      try {
+        const ok = await accepted(instances, key, 3_000);
+        expect(ok).toBeGreaterThanOrEqual(54);
+        expect(ok).toBeLessThanOrEqual(66);
+      } finally {
+        for (const sut of instances) await sut.close();
+        await database.drop();
+      }
+    });
+
+    it('falls back to per-instance limits, and keeps serving, when Redis is unreachable', async () => {
+      const sut = await startApp({ env: { RATE_LIMIT_RPS: '5', REDIS_URL: `redis://127.0.0.1:${await freePort()}` } });
+      try {
+        const statuses = (await Promise.all(Array.from({ length: 8 }, () => get(sut)))).map((r) => r.status);
+        expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+        expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+      } finally {
+        await sut.close();
+      }
+    });
+  });
+});
