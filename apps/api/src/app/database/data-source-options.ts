@@ -2,6 +2,10 @@ import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
+
+// TypeORM switches sqlite3 into verbose mode, which captures a stack trace on every statement (a tenth of the CPU
+// of a list request). Errors still name their SQL through TypeORM's QueryFailedError.
+const quietSqlite3 = Object.assign(Object.create(sqlite3) as typeof sqlite3, { verbose: () => quietSqlite3 });
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { PetEntity } from '../pets/pet.entity';
 import { migrations } from './migrations';
@@ -14,7 +18,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
     return {
       ...common,
       type: 'sqlite',
-      driver: sqlite3,
+      driver: quietSqlite3,
       database: database.path,
       enableWAL: true,
       // How long a write waits for another writer's lock before the request gets a 503.

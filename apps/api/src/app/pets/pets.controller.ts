@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ConfigService } from '@nestjs/config';
 import type { FastifyReply } from 'fastify';
 import type { Pet } from '@petstore/contract';
@@ -11,6 +11,7 @@ import type { RouteRules } from '../http/route-rules';
 import { GET_PET_HEADERS } from './get-pet.headers';
 import { nextPageLink } from './next-page-link';
 import { PetIdPipe } from './pet-id.pipe';
+import { CREATE_PET_SCHEMA, GET_PET_SCHEMA, LIST_PETS_SCHEMA } from './pet.response-schemas';
 import { CreatePetDocs, GetPetDocs, ListPetsDocs } from './pets.api-docs';
 import { PetsService } from './pets.service';
 
@@ -27,6 +28,7 @@ export class PetsController {
   }
 
   @Get()
+  @RouteSchema(LIST_PETS_SCHEMA)
   @ListPetsDocs()
   async listPets(@Query() query: ListPetsQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
     const page = await this.pets.listPets(query);
@@ -35,6 +37,7 @@ export class PetsController {
   }
 
   @Post()
+  @RouteSchema(CREATE_PET_SCHEMA)
   @HttpCode(201)
   @RouteConfig({ jsonBody: true } satisfies RouteRules)
   @CreatePetDocs()
@@ -49,6 +52,7 @@ export class PetsController {
   }
 
   @Get(':petId')
+  @RouteSchema(GET_PET_SCHEMA)
   @RouteConfig({ headers: GET_PET_HEADERS } satisfies RouteRules)
   @GetPetDocs()
   @ApiParam({ name: 'petId', description: 'Identifier of the animal.', schema: { type: 'integer', format: 'int64' } })
