@@ -12,7 +12,7 @@ import { migrate } from '../../apps/api/src/app/database/migrate';
 const DAY_MS = 86_400_000;
 
 async function withStore<T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> {
-  const dataSource = new DataSource(dataSourceOptions(loadDatabaseConfig()));
+  const dataSource = new DataSource(await dataSourceOptions(loadDatabaseConfig()));
   await dataSource.initialize();
   try {
     // The service may never have run on this database: make sure the table exists.

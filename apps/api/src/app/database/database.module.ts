@@ -10,8 +10,8 @@ import { dataSourceOptions } from './data-source-options';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) => ({
-        ...dataSourceOptions(config.get('database', { infer: true })),
+      useFactory: async (config: ConfigService<AppConfig, true>) => ({
+        ...(await dataSourceOptions(config.get('database', { infer: true }))),
         // DatabaseConnection connects, and keeps trying, so that an unreachable database never stops the start.
         manualInitialization: true,
       }),

@@ -1,6 +1,10 @@
 import { Global, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { RateLimits } from './rate-limits';
 
 @Global()
-@Module({ providers: [RateLimits], exports: [RateLimits] })
+@Module({
+  providers: [{ provide: RateLimits, inject: [ConfigService], useFactory: RateLimits.create }],
+  exports: [RateLimits],
+})
 export class RateLimitModule {}

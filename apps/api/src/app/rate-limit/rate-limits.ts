@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import Redis from 'ioredis';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigService } from '@nestjs/config';
+import type Redis from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/app-config';
 import { ApiException } from '../errors/api.exception';
@@ -18,25 +18,29 @@ interface Limit {
  * each instance falls back to its own in-process counters (the insurance limiter): requests are never refused
  * because Redis is down, and the limit then holds per instance rather than in total.
  */
-@Injectable()
 export class RateLimits implements OnApplicationShutdown {
   private readonly logger = new Logger(RateLimits.name);
-  private readonly redis?: Redis;
   private readonly perKey?: Limit;
   private readonly perAddressFailures?: Limit;
   private lastRedisWarning = 0;
 
-  constructor(config: ConfigService<AppConfig, true>) {
+  /** The Redis client is loaded only when REDIS_URL is set. */
+  static async create(config: ConfigService<AppConfig, true>): Promise<RateLimits> {
     const redisUrl = config.get('redisUrl', { infer: true });
-    if (redisUrl) {
-      // Fail fast instead of queueing while disconnected, so that the insurance limiter answers at once.
-      this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000 });
-      this.redis.on('error', (error) => this.warnAboutRedis(error));
-    }
-    const rps = config.get('rateLimitRps', { infer: true });
-    const failures = config.get('authFailuresPerMinute', { infer: true });
+    const { default: Redis } = redisUrl ? await import('ioredis') : { default: undefined };
+    // Fail fast instead of queueing while disconnected, so that the insurance limiter answers at once.
+    const redis = Redis && redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000 }) : undefined;
+    return new RateLimits(config.get('rateLimitRps', { infer: true }), config.get('authFailuresPerMinute', { infer: true }), redis);
+  }
+
+  constructor(
+    rps: number,
+    failuresPerMinute: number,
+    private readonly redis?: Redis,
+  ) {
+    this.redis?.on('error', (error) => this.warnAboutRedis(error));
     if (rps > 0) this.perKey = this.limit('default', rps, 1);
-    if (failures > 0) this.perAddressFailures = this.limit('auth-failures', failures, 60);
+    if (failuresPerMinute > 0) this.perAddressFailures = this.limit('auth-failures', failuresPerMinute, 60);
   }
 
   onApplicationShutdown(): void {
