@@ -33,6 +33,15 @@ describe('createPet (POST /v1/pets)', () => {
     expect((await storedRow(pet.id))?.status).toBe('available');
   });
 
+  it('gives concurrent creates distinct ids and stores each exactly as answered', async () => {
+    const bodies = Array.from({ length: 60 }, (_, i) => ({ name: `burst-${i}`, categoryId: 100 + i, status: 'sold' }));
+    const pets = await Promise.all(bodies.map(async (body) => (await (await create(body)).json()) as Pet));
+    expect(new Set(pets.map((pet) => pet.id)).size).toBe(60);
+    pets.forEach((pet, i) => expect(pet).toEqual({ ...bodies[i], id: expect.any(Number) }));
+    const stored = await sut.storedPets();
+    for (const pet of pets) expect(stored.find((row) => row.id === pet.id)).toEqual(pet);
+  });
+
   it('assigns increasing ids', async () => {
     const a = (await (await create({ name: 'a', categoryId: 1 })).json()) as Pet;
     const b = (await (await create({ name: 'b', categoryId: 1 })).json()) as Pet;

@@ -4,6 +4,7 @@ import type { NewPet, PetStatus } from '@petstore/contract';
 import type { Repository } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
 import { toSafeInteger } from '../database/safe-integer';
+import { GroupCommit } from './group-commit';
 import { PetEntity } from './pet.entity';
 
 export interface PetPageQuery {
@@ -40,6 +41,10 @@ const toEntity = (row: PetRow): PetEntity => ({
 /** The only place that talks to the `pets` table. */
 @Injectable()
 export class PetsRepository {
+  // SQLite has one writer and an fsync per commit: creates that arrive together are committed together. PostgreSQL
+  // runs concurrent commits side by side already, and its identity values may interleave between transactions.
+  private readonly groupCommit = new GroupCommit<Required<NewPet>>((pets) => this.insertMany(pets));
+
   constructor(
     @InjectRepository(PetEntity) private readonly pets: Repository<PetEntity>,
     private readonly database: DatabaseConnection,
@@ -56,12 +61,20 @@ export class PetsRepository {
     return pet ?? null;
   }
 
-  /** Inserts one pet in its own implicit transaction: committed and synced when this resolves. */
+  /** Inserts one pet: committed and synced when this resolves. */
   insert(pet: Required<NewPet>): Promise<PetEntity> {
     return this.database.run(async () => {
+      if (this.pets.manager.connection.options.type === 'sqlite') return { ...pet, id: await this.groupCommit.add(pet) };
       const result = await this.pets.insert(pet);
       return { ...pet, id: toSafeInteger(result.identifiers[0].id) };
     });
+  }
+
+  /** One multi-row INSERT, one implicit transaction (SQLite): resolves to the id of the last row. */
+  private async insertMany(pets: Array<Required<NewPet>>): Promise<number> {
+    const rows = pets.map(() => '(?, ?, ?)').join(', ');
+    const values = pets.flatMap((pet) => [pet.name, pet.categoryId, pet.status]);
+    return toSafeInteger(await this.pets.query(`INSERT INTO pets (name, category_id, status) VALUES ${rows}`, values));
   }
 
   private select(sql: string, parameters: Record<string, unknown>): Promise<PetEntity[]> {
