@@ -3,8 +3,11 @@ import { DataSource } from 'typeorm';
 import { isDatabaseUnavailable, serviceUnavailable } from './database-failure';
 import { ensureDurability } from './durability';
 import { migrate } from './migrate';
+import { SqliteReaders } from './sqlite-readers';
 
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000];
+/** As many as libuv's default thread pool has threads. */
+const SQLITE_READERS = 4;
 
 /**
  * Owns the connection to the database. The service starts whether or not the database answers: until it does,
@@ -16,6 +19,7 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseConnection.name);
   private retry?: NodeJS.Timeout;
   private stopped = false;
+  private readers?: SqliteReaders;
   /** True once connected, durable and migrated. */
   ready = false;
 
@@ -26,9 +30,18 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
     await this.connect(0);
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retry);
+    await this.readers?.close();
+  }
+
+  /** A read-only query with named parameters (`:name`); 503 when the database cannot serve it. */
+  read<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
+    return this.run(() => {
+      const [query, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters, {});
+      return this.readers ? this.readers.all<T>(query, values) : this.dataSource.query(query, values);
+    });
   }
 
   /** Runs a database operation, answering 503 (not 500) when the database cannot serve it. */
@@ -46,6 +59,11 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
       if (!this.dataSource.isInitialized) await this.dataSource.initialize();
       const durability = await ensureDurability(this.dataSource);
       const applied = await migrate(this.dataSource);
+      const { type, database } = this.dataSource.options;
+      // An in-memory database exists only inside its one connection.
+      if (type === 'sqlite' && database !== ':memory:') {
+        this.readers = await SqliteReaders.open(String(database), SQLITE_READERS, this.dataSource.options.busyTimeout ?? 5_000);
+      }
       this.ready = true;
       this.logger.log(`Database ready (${durability}); ${applied.length} migration(s) applied`);
     } catch (error) {

@@ -77,11 +77,7 @@ export class PetsRepository {
     return toSafeInteger(await this.pets.query(`INSERT INTO pets (name, category_id, status) VALUES ${rows}`, values));
   }
 
-  private select(sql: string, parameters: Record<string, unknown>): Promise<PetEntity[]> {
-    return this.database.run(async () => {
-      const [query, values] = this.pets.manager.connection.driver.escapeQueryWithParameters(sql, parameters, {});
-      const rows: PetRow[] = await this.pets.query(query, values);
-      return rows.map(toEntity);
-    });
+  private async select(sql: string, parameters: Record<string, unknown>): Promise<PetEntity[]> {
+    return (await this.database.read<PetRow>(sql, parameters)).map(toEntity);
   }
 }

@@ -1,0 +1,43 @@
+import type { Database, Statement } from 'sqlite3';
+
+/**
+ * A few read-only connections to the SQLite file, each with its prepared statements. The service's one TypeORM
+ * connection serialises every query; WAL lets readers run beside the writer and beside each other, so the reads
+ * that make most of the traffic go here and use the thread pool in parallel.
+ */
+export class SqliteReaders {
+  private next = 0;
+  private readonly prepared = new Map<Database, Map<string, Statement>>();
+
+  private constructor(private readonly connections: Database[]) {}
+
+  static async open(path: string, count: number, busyTimeoutMs: number): Promise<SqliteReaders> {
+    const { default: sqlite3 } = await import('sqlite3');
+    const connections = await Promise.all(
+      Array.from(
+        { length: count },
+        () =>
+          new Promise<Database>((resolve, reject) => {
+            const db: Database = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (error) => (error ? reject(error) : resolve(db)));
+          }),
+      ),
+    );
+    for (const db of connections) db.configure('busyTimeout', busyTimeoutMs);
+    return new SqliteReaders(connections);
+  }
+
+  all<T>(sql: string, parameters: unknown[]): Promise<T[]> {
+    const db = this.connections[this.next++ % this.connections.length];
+    let statements = this.prepared.get(db);
+    if (!statements) this.prepared.set(db, (statements = new Map()));
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    const prepared = statement;
+    return new Promise((resolve, reject) => prepared.all(parameters, (error: Error | null, rows: T[]) => (error ? reject(error) : resolve(rows))));
+  }
+
+  async close(): Promise<void> {
+    for (const statements of this.prepared.values()) for (const statement of statements.values()) statement.finalize();
+    await Promise.all(this.connections.map((db) => new Promise((resolve) => db.close(resolve))));
+  }
+}
