@@ -1,4 +1,4 @@
-import { type DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 
@@ -12,8 +12,9 @@ export class LoggingModule {
         LoggerModule.forRoot({
           pinoHttp: { logger },
           useExisting: true,
-          // Named wildcard (path-to-regexp 8): the default "*" makes Nest 11 warn at every start.
-          forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+          // No per-request middleware: Fastify already gives every request its own child logger with the request
+          // id, and running Nest middleware on Fastify costs a middie layer and an async context per request.
+          forRoutes: [],
         }),
       ],
     };
