@@ -6,6 +6,8 @@ import { join } from 'node:path';
 
 export const API_KEY = 'bench-key-0123456789abcdef';
 const WORKSPACE = join(__dirname, '..', '..');
+/** The V8 flags the service runs with in production: package.json's config.node_options, used by `npm start`. */
+const START_NODE_OPTIONS: string = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8')).config.node_options;
 export const SERVICE_MAIN = join(WORKSPACE, 'dist', 'apps', 'api', 'main.js');
 const REFERENCE_MAIN = join(__dirname, 'reference-server.mjs');
 const START_TIMEOUT_MS = 60_000;
@@ -13,7 +15,7 @@ const START_TIMEOUT_MS = 60_000;
 export interface ServerOptions {
   database: string;
   logFile: string;
-  /** The service only: its LOG_LEVEL and extra NODE_OPTIONS. */
+  /** The service only: its LOG_LEVEL, and NODE_OPTIONS instead of those of `npm start`. */
   logLevel?: string;
   nodeOptions?: string;
 }
@@ -43,7 +45,8 @@ export async function startService(options: ServerOptions): Promise<RunningServe
     LOG_LEVEL: options.logLevel ?? 'info',
     // The benchmark is one key at full speed: the per-key limit would turn it into a 429 test.
     RATE_LIMIT_RPS: '0',
-    ...(options.nodeOptions && { NODE_OPTIONS: options.nodeOptions }),
+    // As `npm start` runs it (package.json config.node_options), unless --node-options says otherwise.
+    NODE_OPTIONS: options.nodeOptions ?? START_NODE_OPTIONS,
   };
   const started = performance.now();
   const server = { kind: 'service' as const, ...spawnLogged(SERVICE_MAIN, env, options.logFile), baseUrl, logFile: options.logFile, startupMs: 0 };
