@@ -19,7 +19,7 @@ const USAGE = `npm run bench -- [options]
   --connections N   concurrent connections (default 50)
   --pets N          pets seeded (default 10000)
   --log-level L     the service's LOG_LEVEL (default info, its production default)
-  --node-options S  the service's NODE_OPTIONS (default: package.json config.node_options, as `npm start`)
+  --node-options S  the service's NODE_OPTIONS (default: package.json config.node_options, as npm start)
   --large           the service's status-filtered list at 10,000 vs 1,000,000 pets, instead of the comparison
   --smoke           CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE        raw results as JSON (default tmp/bench/<mode>-<time>.json)
