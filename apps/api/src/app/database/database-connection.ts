@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { isDatabaseUnavailable, serviceUnavailable } from './database-failure';
 import { ensureDurability } from './durability';
 import { migrate } from './migrate';
+import { bindNamed } from './named-parameters';
 import { SqliteReaders } from './sqlite-readers';
 
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000];
@@ -39,7 +40,7 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   /** A read-only query with named parameters (`:name`); 503 when the database cannot serve it. */
   read<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
     return this.run(() => {
-      const [query, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters, {});
+      const [query, values] = bindNamed(sql, parameters, this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite');
       return this.readers ? this.readers.all<T>(query, values) : this.dataSource.query(query, values);
     });
   }

@@ -23,8 +23,8 @@ interface PetRow {
 
 const COLUMNS = 'id, name, category_id AS "categoryId", status';
 
-// The reads are the hot path of the service: plain SQL with named parameters, which TypeORM turns into the driver's
-// placeholders, costs a fraction of building the same query with the query builder on every request.
+// The reads are the hot path of the service: plain SQL with named parameters, bound by position for the driver
+// (database/named-parameters.ts), costs a fraction of building the same query with the query builder each time.
 const SQL = {
   page: `SELECT ${COLUMNS} FROM pets WHERE id > :afterId ORDER BY id LIMIT :take`,
   pageByStatus: `SELECT ${COLUMNS} FROM pets WHERE status = :status AND id > :afterId ORDER BY id LIMIT :take`,
