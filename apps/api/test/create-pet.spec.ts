@@ -123,6 +123,16 @@ describe('createPet (POST /v1/pets)', () => {
       await expectError(await create(deep), 400, 'validation_failed');
     });
 
+    it('parses JSON nested exactly 32 levels deep (then refuses only the unknown field)', async () => {
+      // The body object is level 1, so 31 arrays below it make 32.
+      const deepest = `{"name":"Rex","categoryId":1,"x":${'['.repeat(31)}${']'.repeat(31)}}`;
+      const message = await expectError(await create(deepest), 400, 'validation_failed');
+      expect(message).toContain('"x"');
+      expect(message).not.toMatch(/nested/);
+      const tooDeep = `{"name":"Rex","categoryId":1,"x":${'['.repeat(32)}${']'.repeat(32)}}`;
+      expect(await expectError(await create(tooDeep), 400, 'validation_failed')).toMatch(/nested deeper than 32/);
+    });
+
     it.each([
       ['__proto__', '{"name":"Rex","categoryId":1,"__proto__":{"polluted":true}}'],
       ['constructor.prototype', '{"name":"Rex","categoryId":1,"constructor":{"prototype":{"polluted":true}}}'],

@@ -60,6 +60,19 @@ describe('rate limits', () => {
     });
   });
 
+  describe('turned off', () => {
+    it('never answers 429 nor sends RateLimit fields with RATE_LIMIT_RPS=0', async () => {
+      const sut = await startApp({ env: { RATE_LIMIT_RPS: '0' } });
+      try {
+        const responses = await Promise.all(Array.from({ length: 150 }, () => get(sut)));
+        expect(responses.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
+        expect(responses.some((r) => r.headers.has('ratelimit') || r.headers.has('ratelimit-policy'))).toBe(false);
+      } finally {
+        await sut.close();
+      }
+    });
+  });
+
   describe('failed authentication per address', () => {
     it('answers 429 once an address has failed too often, so that keys cannot be guessed quickly', async () => {
       const sut = await startApp({ env: { RATE_LIMIT_AUTH_FAILURES: '5' } });

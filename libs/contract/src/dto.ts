@@ -4,4 +4,3 @@ export { ErrorDto } from './lib/dto/error.dto';
 export { ListPetsQueryDto } from './lib/dto/list-pets-query.dto';
 export { NewPetDto } from './lib/dto/new-pet.dto';
 export { PetDto } from './lib/dto/pet.dto';
-export { codePointLength, isPetName, isPetStatus, isSafeId } from './lib/dto/validators';

@@ -30,7 +30,7 @@ export async function requestBoundsHook(request: FastifyRequest): Promise<void> 
   let hosts = 0;
   for (let i = 0; i < raw.length; i += 2) {
     size += raw[i].length + raw[i + 1].length;
-    if (raw[i].toLowerCase() === 'host') hosts += 1;
+    if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts += 1;
   }
   if (size > REQUEST_BOUNDS.headerBytes) {
     throw new ApiException('header_too_large', `Request headers must not exceed ${REQUEST_BOUNDS.headerBytes} bytes in total.`);

@@ -43,12 +43,14 @@ const toEntity = (row: PetRow): PetEntity => ({
 export class PetsRepository {
   // SQLite has one writer and an fsync per commit: creates that arrive together are committed together. PostgreSQL
   // runs concurrent commits side by side already, and its identity values may interleave between transactions.
-  private readonly groupCommit = new GroupCommit<Required<NewPet>>((pets) => this.insertMany(pets));
+  private readonly groupCommit?: GroupCommit<Required<NewPet>>;
 
   constructor(
     @InjectRepository(PetEntity) private readonly pets: Repository<PetEntity>,
     private readonly database: DatabaseConnection,
-  ) {}
+  ) {
+    if (pets.manager.connection.options.type === 'sqlite') this.groupCommit = new GroupCommit((batch) => this.insertMany(batch));
+  }
 
   findPage({ status, afterId, take }: PetPageQuery): Promise<PetEntity[]> {
     return status === undefined
@@ -64,7 +66,7 @@ export class PetsRepository {
   /** Inserts one pet: committed and synced when this resolves. */
   insert(pet: Required<NewPet>): Promise<PetEntity> {
     return this.database.run(async () => {
-      if (this.pets.manager.connection.options.type === 'sqlite') return { ...pet, id: await this.groupCommit.add(pet) };
+      if (this.groupCommit) return { ...pet, id: await this.groupCommit.add(pet) };
       const result = await this.pets.insert(pet);
       return { ...pet, id: toSafeInteger(result.identifiers[0].id) };
     });
