@@ -145,6 +145,18 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     expect(body?.content['application/json'].schema.$ref).toBe(ref('NewPet'));
   });
 
+  it('documents the optional Idempotency-Key header of createPet as 1 to 255 visible ASCII characters', () => {
+    expect(operation('createPet').parameters).toEqual([
+      expect.objectContaining({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: expect.objectContaining({ type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' }),
+      }),
+    ]);
+    expect(operation('createPet').description).toMatch(/Idempotency-Key.*24 hours/s);
+  });
+
   describe('schemas', () => {
     const schema = (name: string) => doc.components.schemas[name];
     const int64 = { type: 'integer', format: 'int64' };
@@ -195,6 +207,8 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
       ['createPet', '201', 'Pet'],
       ['createPet', '400', 'Error'],
       ['createPet', '401', 'Error'],
+      ['createPet', '409', 'Error'],
+      ['createPet', '422', 'Error'],
       ['getPet', '200', 'Pet'],
       ['getPet', '401', 'Error'],
       ['getPet', '404', 'Error'],

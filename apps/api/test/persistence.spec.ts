@@ -59,7 +59,7 @@ describe(`data on ${TEST_DATABASE}`, () => {
     const sut = await startApp();
     try {
       const migrations = await sut.app.get(DataSource).query('SELECT name FROM migrations');
-      expect(migrations.map((m: { name: string }) => m.name)).toEqual(['CreatePets1764115200000', 'CreateApiKeys1764288000000']);
+      expect(migrations.map((m: { name: string }) => m.name)).toEqual(['CreatePets1764115200000', 'CreateApiKeys1764288000000', 'CreateIdempotencyKeys1764374400000']);
     } finally {
       await sut.close();
     }

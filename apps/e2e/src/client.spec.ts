@@ -78,6 +78,24 @@ describe(PetstoreClient.name, () => {
       const [pet] = await seed(newClient(), { name: 'Tom', categoryId: 2, status: PetStatus.Sold });
       expect(pet).toEqual({ id: expect.any(Number), name: 'Tom', categoryId: 2, status: PetStatus.Sold });
     });
+
+    it('retries a create whose answer was lost, and the service adds the pet once', async () => {
+      const sent: Array<string | undefined> = [];
+      const sut = newClient({
+        // The first answer is lost after the service has stored the pet, as when a connection drops.
+        fetch: async (input, init) => {
+          sent.push(new Headers(init?.headers).get('idempotency-key') ?? undefined);
+          const response = await fetch(input, init);
+          if (sent.length === 1) throw new TypeError('fetch failed: the connection was reset');
+          return response;
+        },
+      });
+      const [pet] = await seed(sut, { name: 'Lost answer', categoryId: 6 });
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toBe(sent[0]);
+      const stored = (await newClient().listPets({ limit: 100 })).pets.filter((p) => p.name === 'Lost answer');
+      expect(stored).toEqual([pet]);
+    });
   });
 
   describe('listPets', () => {

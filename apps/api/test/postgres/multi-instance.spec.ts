@@ -1,7 +1,8 @@
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { expectError } from '../support/assertions';
+import { createTestDatabase, holdWriteLock, type TestDatabase } from '../support/test-database';
 
 // Several stateless instances serving one PostgreSQL database.
 describe('two instances on one PostgreSQL database', () => {
@@ -28,7 +29,11 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('ran the migrations once although the instances started together', async () => {
     const rows = await instances[0].app.get(DataSource).query('SELECT name FROM migrations');
-    expect(rows).toEqual([{ name: 'CreatePets1764115200000' }, { name: 'CreateApiKeys1764288000000' }]);
+    expect(rows).toEqual([
+      { name: 'CreatePets1764115200000' },
+      { name: 'CreateApiKeys1764288000000' },
+      { name: 'CreateIdempotencyKeys1764374400000' },
+    ]);
   });
 
   it('gives concurrent creates on different instances distinct ids, and each instance reads the others\' writes', async () => {
@@ -61,5 +66,41 @@ describe('two instances on one PostgreSQL database', () => {
     } while (cursor);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.filter((id) => existing.includes(id))).toEqual(existing);
+  });
+
+  describe('Idempotency-Key across instances', () => {
+    const createWithKey = (sut: TestApp, key: string, name: string) =>
+      fetch(`${sut.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { ...JSON_AUTH, 'idempotency-key': key },
+        body: JSON.stringify({ name, categoryId: 7 }),
+      });
+
+    it('answers a retry on another instance with the pet the first instance created', async () => {
+      const key = `cross-${Date.now()}`;
+      const first = (await (await createWithKey(instances[0], key, 'Cross')).json()) as Pet;
+      for (const sut of instances.slice(1)) {
+        const retry = await createWithKey(sut, key, 'Cross');
+        expect(retry.status).toBe(201);
+        expect(await retry.json()).toEqual(first);
+      }
+      expect((await expectError(await createWithKey(instances[2], key, 'Other'), 422, 'idempotency_key_reused')).length).toBeGreaterThan(0);
+    });
+
+    it('answers 409 on another instance while the first is still running, and creates one pet', async () => {
+      const key = `busy-${Date.now()}`;
+      const release = await holdWriteLock(database);
+      let first: Promise<Response>;
+      try {
+        first = createWithKey(instances[0], key, 'Busy');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await expectError(await createWithKey(instances[1], key, 'Busy'), 409, 'idempotency_key_in_use');
+      } finally {
+        await release();
+      }
+      const created = (await (await first).json()) as Pet;
+      const rows = await instances[2].app.get(DataSource).query('SELECT id FROM pets WHERE name = $1', ['Busy']);
+      expect(rows.map((row: { id: string }) => Number(row.id))).toEqual([created.id]);
+    });
   });
 });

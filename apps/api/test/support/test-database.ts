@@ -47,3 +47,28 @@ async function admin(work: (client: Client) => Promise<unknown>): Promise<void> 
 
 /** The SQLite file behind a sqlite: URL. */
 export const sqlitePath = (database: TestDatabase) => database.url.slice('sqlite:'.length);
+
+/**
+ * Holds the database's write lock from another connection, as another writer would, until the returned function
+ * is called: creates wait (SQLite: up to its busy timeout) while reads go on.
+ */
+export async function holdWriteLock(database: TestDatabase): Promise<() => Promise<void>> {
+  if (TEST_DATABASE === 'sqlite') {
+    const { Database } = await import('sqlite3');
+    const other = new Database(sqlitePath(database));
+    const run = (sql: string) => new Promise<void>((resolve, reject) => other.run(sql, (error) => (error ? reject(error) : resolve())));
+    await run('BEGIN EXCLUSIVE');
+    return async () => {
+      await run('ROLLBACK');
+      await new Promise((resolve) => other.close(resolve));
+    };
+  }
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE pets IN EXCLUSIVE MODE');
+  return async () => {
+    await client.query('ROLLBACK');
+    await client.end();
+  };
+}

@@ -90,6 +90,15 @@ describe('pets', () => {
       expect(sut.stdout).toBe('ID  NAME  CATEGORY  STATUS\n2   Bo    4         pending\n');
     });
 
+    it('sends --idempotency-key as the Idempotency-Key header', async () => {
+      const sut = await runCli(['pets', 'add', '--name', 'Rex', '--category', '3', '--idempotency-key', 'order-42'], {
+        responses: [reply(201, rex)],
+      });
+
+      expect(sut.code).toBe(0);
+      expect(sut.sent[0].headers['idempotency-key']).toBe('order-42');
+    });
+
     it('leaves the status to the service when --status is not given, and prints the object with --json', async () => {
       const sut = await runCli(['pets', 'add', '--name', 'Rex', '--category', '3', '--json'], { responses: [reply(201, rex)] });
 

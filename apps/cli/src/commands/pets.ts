@@ -15,6 +15,7 @@ interface AddOptions {
   name: string;
   category: number;
   status?: PetStatus;
+  idempotencyKey?: string;
   json?: boolean;
 }
 
@@ -49,9 +50,11 @@ export function registerPetsCommands(program: Command, { io, connect }: CommandC
     .requiredOption('--name <name>', "the pet's name")
     .requiredOption('--category <id>', 'id of its category', parsePositiveInteger)
     .addOption(statusOption('its status (the service defaults to available)'))
+    .option('--idempotency-key <key>', 'repeat this command with the same key and it adds the pet once (kept 24 hours)')
     .option('--json', 'print the pet as JSON instead of a table')
     .action(async (options: AddOptions, command: Command) => {
-      const pet = await connect(command).createPet({ name: options.name, categoryId: options.category, status: options.status });
+      const newPet = { name: options.name, categoryId: options.category, status: options.status };
+      const pet = await connect(command).createPet(newPet, { idempotencyKey: options.idempotencyKey });
       printPets(io, pet, options.json);
     });
 

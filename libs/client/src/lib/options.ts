@@ -23,7 +23,7 @@ export interface PetstoreClientOptions {
    */
   timeoutMs?: number;
   /**
-   * Retries of a failed attempt, for requests that are safe to repeat: GETs, and creates with an idempotency key.
+   * Retries of a failed attempt, for requests that are safe to repeat: GETs, and creates (they carry an Idempotency-Key).
    * @default 2
    */
   maxRetries?: number;

@@ -63,15 +63,26 @@ describe(PetstoreClient.name, () => {
       expect(calls[0].url).toBe(`${BASE}/pets`);
     });
 
-    it('creates with a JSON body, and an Idempotency-Key only when one is given', async () => {
-      const { fetch, calls } = scriptedFetch(json(201, rex), json(201, rex));
+    it('creates with a JSON body and an Idempotency-Key: the one given, or a new random one per call', async () => {
+      const { fetch, calls } = scriptedFetch(json(201, rex), json(201, rex), json(201, rex));
       const { sut } = client(fetch);
       expect(await sut.createPet({ name: 'Rex', categoryId: 2 })).toEqual(rex);
+      await sut.createPet({ name: 'Rex', categoryId: 2 });
       await sut.createPet({ name: 'Rex', categoryId: 2 }, { idempotencyKey: 'k-1' });
-      expect(calls.map((c) => [c.method, c.url, c.headers['content-type'], c.body, c.headers['idempotency-key']])).toEqual([
-        ['POST', `${BASE}/pets`, 'application/json', '{"name":"Rex","categoryId":2}', undefined],
-        ['POST', `${BASE}/pets`, 'application/json', '{"name":"Rex","categoryId":2}', 'k-1'],
-      ]);
+      expect(calls.map((c) => [c.method, c.url, c.headers['content-type'], c.body])).toEqual(
+        Array(3).fill(['POST', `${BASE}/pets`, 'application/json', '{"name":"Rex","categoryId":2}']),
+      );
+      const [first, second, given] = calls.map((c) => c.headers['idempotency-key']);
+      expect(first).toMatch(/^[0-9a-f-]{36}$/);
+      expect(second).toMatch(/^[0-9a-f-]{36}$/);
+      expect(second).not.toBe(first);
+      expect(given).toBe('k-1');
+    });
+
+    it('sends no Idempotency-Key of its own when it may not retry', async () => {
+      const { fetch, calls } = scriptedFetch(json(201, rex));
+      await client(fetch, { maxRetries: 0 }).sut.createPet({ name: 'Rex', categoryId: 2 });
+      expect(calls[0].headers['idempotency-key']).toBeUndefined();
     });
 
     it('gets one pet by id', async () => {
@@ -222,12 +233,20 @@ describe(PetstoreClient.name, () => {
       expect(calls).toHaveLength(1);
     });
 
-    it('never retries a create without an idempotency key', async () => {
+    it('never retries a create without an idempotency key (maxRetries: 0)', async () => {
       const { fetch, calls } = scriptedFetch(problem(503, 'x'), json(201, rex));
-      expect(await settle(client(fetch).sut.createPet({ name: 'Rex', categoryId: 2 }))).toBeInstanceOf(ServerError);
-      const network = scriptedFetch(new TypeError('fetch failed'), json(201, rex));
-      expect(await settle(client(network.fetch).sut.createPet({ name: 'Rex', categoryId: 2 }))).toBeInstanceOf(ConnectionError);
-      expect([calls.length, network.calls.length]).toEqual([1, 1]);
+      expect(await settle(client(fetch, { maxRetries: 0 }).sut.createPet({ name: 'Rex', categoryId: 2 }))).toBeInstanceOf(ServerError);
+      expect(calls).toHaveLength(1);
+    });
+
+    it.each([
+      ['a 503', problem(503, 'x')],
+      ['a network failure', new TypeError('fetch failed')],
+    ])('retries a create after %s with the same body and the key it made', async (_case, failure) => {
+      const { fetch, calls } = scriptedFetch(failure, json(201, rex));
+      expect(await settle(client(fetch).sut.createPet({ name: 'Rex', categoryId: 2 }))).toEqual(rex);
+      expect(calls).toHaveLength(2);
+      expect(calls[1]).toEqual(calls[0]);
     });
 
     it('retries a create that carries an idempotency key, with the same key and body', async () => {
@@ -236,6 +255,15 @@ describe(PetstoreClient.name, () => {
       expect(calls).toHaveLength(2);
       expect(calls[1]).toEqual(calls[0]);
       expect(calls[1].headers['idempotency-key']).toBe('k-9');
+    });
+
+    it('waits out a 409 idempotency_key_in_use on a create, but no other 409', async () => {
+      const running = scriptedFetch(problem(409, 'idempotency_key_in_use'), json(201, rex));
+      expect(await settle(client(running.fetch).sut.createPet({ name: 'Rex', categoryId: 2 }))).toEqual(rex);
+      expect(running.calls).toHaveLength(2);
+      const other = scriptedFetch(problem(409, 'conflict'), json(201, rex));
+      expect(await settle(client(other.fetch).sut.createPet({ name: 'Rex', categoryId: 2 }))).toBeInstanceOf(PetstoreApiError);
+      expect(other.calls).toHaveLength(1);
     });
 
     it('waits as long as Retry-After says, capped by maxRetryDelayMs', async () => {

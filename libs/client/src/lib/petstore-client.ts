@@ -1,8 +1,9 @@
 import type { NewPet, Pet, PetStatus } from '@petstore/contract';
 import { ConnectionError, createApiError, PetstoreApiError, TimeoutError } from './errors';
+import { newIdempotencyKey } from './idempotency-key';
 import { nextCursorFrom } from './link-header';
 import { LOCAL_BASE_URL, type PetstoreClientOptions, type PetstoreLogger } from './options';
-import { isRetryableStatus, retryDelayMs, sleep } from './retry';
+import { isRetryableStatus, isStillRunning, retryDelayMs, sleep } from './retry';
 
 /** Parameters of {@link PetstoreClient.listPets}. */
 export interface ListPetsParams {
@@ -32,8 +33,10 @@ export interface PetPage {
 /** Options of {@link PetstoreClient.createPet}. */
 export interface CreatePetOptions {
   /**
-   * Makes the create safe to retry: the service answers a repeat with the original pet instead of a second one.
-   * Without it, a failed create is never retried.
+   * Sent as `Idempotency-Key`: the service answers a repeat with the original pet instead of adding a second one.
+   * By default each call makes a random key of its own, so that its retries are safe. Pass your own (stored with
+   * whatever the pet is for) to make a create safe to repeat across calls, processes and restarts, for 24 hours.
+   * With `maxRetries: 0` and no key given, none is sent.
    */
   idempotencyKey?: string;
 }
@@ -47,6 +50,8 @@ interface Call {
   headers?: Record<string, string>;
   /** Safe to send again after a failure. */
   retryable: boolean;
+  /** Carries an Idempotency-Key, so that a 409 (the first attempt still running) is worth waiting out too. */
+  idempotent?: boolean;
 }
 
 interface Received {
@@ -116,14 +121,17 @@ export class PetstoreClient {
 
   /** Adds a pet; resolves to it with its assigned `id` (and `status`, `available` by default). */
   async createPet(newPet: NewPet, options: CreatePetOptions = {}): Promise<Pet> {
-    const { idempotencyKey } = options;
+    const idempotencyKey = options.idempotencyKey ?? (this.maxRetries > 0 ? newIdempotencyKey() : undefined);
+    const idempotent = idempotencyKey !== undefined;
     const received = await this.call({
       method: 'POST',
       path: '/pets',
       operation: 'createPet',
       body: newPet,
-      headers: idempotencyKey === undefined ? undefined : { 'idempotency-key': idempotencyKey },
-      retryable: idempotencyKey !== undefined,
+      headers: idempotent ? { 'idempotency-key': idempotencyKey } : undefined,
+      // Without a key a retry could add the pet twice: a create that failed midway is then the caller's to check.
+      retryable: idempotent,
+      idempotent,
     });
     return parseBody<Pet>(received);
   }
@@ -151,7 +159,7 @@ export class PetstoreClient {
       }
       this.warnIfDeprecated(call.operation, received.headers);
       if (received.status >= 200 && received.status < 300) return received;
-      if (canRetry && isRetryableStatus(received.status)) {
+      if (canRetry && (isRetryableStatus(received.status) || (call.idempotent && isStillRunning(received)))) {
         await sleep(retryDelayMs(attempt, received.headers.get('retry-after'), this.maxRetryDelayMs));
         continue;
       }

@@ -4,6 +4,16 @@ const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 export const isRetryableStatus = (status: number) => RETRYABLE_STATUSES.has(status);
 
+/** A 409 `idempotency_key_in_use`: an earlier attempt of this create is still running, and will soon be answered. */
+export function isStillRunning({ status, text }: { status: number; text: string }): boolean {
+  if (status !== 409) return false;
+  try {
+    return (JSON.parse(text) as { code?: unknown }).code === 'idempotency_key_in_use';
+  } catch {
+    return false;
+  }
+}
+
 /** Base of the exponential backoff; attempt n waits up to BASE * 2^n. */
 const BACKOFF_BASE_MS = 250;
 

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import { GET_PET_SUNSET, LIST_LIMIT } from '@petstore/contract';
 import { GET_PET_HEADERS } from './get-pet.headers';
@@ -60,19 +60,39 @@ export const CreatePetDocs = () =>
     ApiOperation({
       operationId: 'createPet',
       summary: 'Add an animal',
-      description: 'Adds an animal; the service assigns its `id`. `status` is `available` when omitted.',
+      description:
+        'Adds an animal; the service assigns its `id`. `status` is `available` when omitted. ' +
+        'Send an `Idempotency-Key` to make retries safe: for 24 hours, a create with the same key and an equal JSON ' +
+        'body is answered with the original `201` (same `id`) instead of adding another animal.',
+    }),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'A unique value per intended create (e.g. a UUID), kept 24 hours per API key. A retry with the same key and ' +
+        'an equal body returns the original response; the same key with another body is `422`; a retry while the ' +
+        'first is still running is `409`.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', example: '4f8a1c52-6a4e-4b7e-9b0a-3f1e2d7c9a10' },
     }),
     ApiBody({ type: NewPetDto, required: true }),
     ApiResponse({
       status: 201,
       description: 'Animal added; the body includes the assigned `id`.',
       type: PetDto,
-      headers: { Location: stringHeader('Path of the new animal.', '/v1/pets/42') },
+      headers: {
+        Location: stringHeader('Path of the new animal.', '/v1/pets/42'),
+        'Idempotent-Replayed': stringHeader('`true` when this answers an earlier create with the same `Idempotency-Key`.', 'true'),
+      },
     }),
     error(
       400,
-      'The body is missing required fields, has invalid or unknown ones (`validation_failed`), or is not JSON (`malformed_json`).',
+      'The body is missing required fields, has invalid or unknown ones (`validation_failed`), is not JSON ' +
+        '(`malformed_json`), or `Idempotency-Key` is empty or longer than 255 characters (`validation_failed`).',
     ),
+    error(409, 'A create with this `Idempotency-Key` is still running (`idempotency_key_in_use`); retry after it.', {
+      'Retry-After': stringHeader('Seconds to wait before trying again.', '1'),
+    }),
+    error(422, 'This `Idempotency-Key` was used with a different body (`idempotency_key_reused`).'),
     error(413, 'The body is larger than 16 KiB (`payload_too_large`).'),
     error(415, 'The body is not `application/json` (`unsupported_media_type`).'),
     ...commonErrors(),

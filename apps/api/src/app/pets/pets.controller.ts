@@ -5,10 +5,12 @@ import { ConfigService } from '@nestjs/config';
 import type { FastifyReply } from 'fastify';
 import type { Pet } from '@petstore/contract';
 import { ListPetsQueryDto, NewPetDto } from '@petstore/contract/dto';
+import { ApiKeyHolder } from '../auth/api-key-holder.decorator';
 import type { AppConfig } from '../config/app-config';
 import { NoQuery } from '../http/no-query';
 import type { RouteRules } from '../http/route-rules';
 import { GET_PET_HEADERS } from './get-pet.headers';
+import { IdempotencyKeyHeader } from './idempotency/idempotency-key.decorator';
 import { nextPageLink } from './next-page-link';
 import { PetIdPipe } from './pet-id.pipe';
 import { CREATE_PET_SCHEMA, GET_PET_SCHEMA, LIST_PETS_SCHEMA } from './pet.response-schemas';
@@ -43,11 +45,14 @@ export class PetsController {
   @CreatePetDocs()
   async createPet(
     @Query() _query: NoQuery,
+    @IdempotencyKeyHeader() idempotencyKey: string | undefined,
     @Body() newPet: NewPetDto,
+    @ApiKeyHolder() holder: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet> {
-    const pet = await this.pets.createPet(newPet);
+    const { pet, replayed } = await this.pets.createPet(newPet, idempotencyKey === undefined ? undefined : { holder, key: idempotencyKey });
     reply.header('location', `/v1/pets/${pet.id}`);
+    if (replayed) reply.header('idempotent-replayed', 'true');
     return pet;
   }
 

@@ -1,16 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { NewPet, PetStatus } from '@petstore/contract';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
+import { bindNamed } from '../database/named-parameters';
 import { toSafeInteger } from '../database/safe-integer';
 import { GroupCommit } from './group-commit';
+import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from './idempotency/idempotency-key';
 import { PetEntity } from './pet.entity';
 
 export interface PetPageQuery {
   status?: PetStatus;
   afterId: number;
   take: number;
+}
+
+/** What a create with an Idempotency-Key did, or found instead. */
+export type IdempotentInsert =
+  | { outcome: 'created'; pet: PetEntity }
+  /** The key answered a create within the last 24 hours. */
+  | { outcome: 'stored'; fingerprint: string; petId: number }
+  /** Another instance is creating with this key right now (PostgreSQL). */
+  | { outcome: 'in_use' };
+
+/** A create waiting for its commit, with the key it claims if it has one. */
+interface PendingCreate {
+  pet: Required<NewPet>;
+  claim?: IdempotencyClaim;
 }
 
 /** A row as the queries below select it; PostgreSQL gives 64-bit columns as strings. */
@@ -29,6 +45,18 @@ const SQL = {
   page: `SELECT ${COLUMNS} FROM pets WHERE id > :afterId ORDER BY id LIMIT :take`,
   pageByStatus: `SELECT ${COLUMNS} FROM pets WHERE status = :status AND id > :afterId ORDER BY id LIMIT :take`,
   byId: `SELECT ${COLUMNS} FROM pets WHERE id = :id`,
+  claim: `SELECT fingerprint, pet_id AS "petId" FROM idempotency_keys
+          WHERE holder = :holder AND idempotency_key = :key AND created_at > :since`,
+  // A transaction-scoped lock per key: a concurrent retry on another instance sees it taken instead of waiting,
+  // and a crash releases it with the transaction.
+  lockClaim: 'SELECT pg_try_advisory_xact_lock(hashtextextended(:lock, 0)) AS locked',
+  insertReturningId: 'INSERT INTO pets (name, category_id, status) VALUES (:name, :categoryId, :status) RETURNING id',
+  // An expired key of the same name is replaced: the 24 hours start again from this create.
+  upsertClaim: `INSERT INTO idempotency_keys (holder, idempotency_key, fingerprint, pet_id, created_at)
+                VALUES (:holder, :key, :fingerprint, :petId, :createdAt)
+                ON CONFLICT (holder, idempotency_key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
+                  pet_id = EXCLUDED.pet_id, created_at = EXCLUDED.created_at`,
+  purgeClaims: 'DELETE FROM idempotency_keys WHERE created_at <= :before',
 };
 
 const toEntity = (row: PetRow): PetEntity => ({
@@ -43,7 +71,7 @@ const toEntity = (row: PetRow): PetEntity => ({
 export class PetsRepository {
   // SQLite has one writer and an fsync per commit: creates that arrive together are committed together. PostgreSQL
   // runs concurrent commits side by side already, and its identity values may interleave between transactions.
-  private readonly groupCommit?: GroupCommit<Required<NewPet>>;
+  private readonly groupCommit?: GroupCommit<PendingCreate>;
 
   constructor(
     @InjectRepository(PetEntity) private readonly pets: Repository<PetEntity>,
@@ -66,20 +94,89 @@ export class PetsRepository {
   /** Inserts one pet: committed and synced when this resolves. */
   insert(pet: Required<NewPet>): Promise<PetEntity> {
     return this.database.run(async () => {
-      if (this.groupCommit) return { ...pet, id: await this.groupCommit.add(pet) };
+      if (this.groupCommit) return { ...pet, id: await this.groupCommit.add({ pet }) };
       const result = await this.pets.insert(pet);
       return { ...pet, id: toSafeInteger(result.identifiers[0].id) };
     });
   }
 
-  /** One multi-row INSERT, one implicit transaction (SQLite): resolves to the id of the last row. */
-  private async insertMany(pets: Array<Required<NewPet>>): Promise<number> {
-    const rows = pets.map(() => '(?, ?, ?)').join(', ');
-    const values = pets.flatMap((pet) => [pet.name, pet.categoryId, pet.status]);
-    return toSafeInteger(await this.pets.query(`INSERT INTO pets (name, category_id, status) VALUES ${rows}`, values));
+  /**
+   * Inserts one pet and its idempotency key in one transaction, unless the key already answered a create within
+   * 24 hours. The caller lets only one create per key run at a time in this process.
+   */
+  insertIdempotently(pet: Required<NewPet>, claim: IdempotencyClaim): Promise<IdempotentInsert> {
+    return this.database.run(async () => {
+      if (!this.groupCommit) return this.insertIdempotentlyOnPostgres(pet, claim);
+      // One process owns a SQLite file, so with the caller's guard nothing can claim the key between look and write.
+      const [stored] = await this.database.read<StoredClaim>(SQL.claim, claimLookup(claim));
+      if (stored) return storedOutcome(stored);
+      return { outcome: 'created', pet: { ...pet, id: await this.groupCommit.add({ pet, claim }) } };
+    });
+  }
+
+  /** Forgets idempotency keys created at or before `before` (epoch ms). */
+  async purgeIdempotencyKeys(before: number): Promise<void> {
+    await this.database.run(() => this.query(this.pets.manager, SQL.purgeClaims, { before }));
+  }
+
+  private insertIdempotentlyOnPostgres(pet: Required<NewPet>, claim: IdempotencyClaim): Promise<IdempotentInsert> {
+    return this.pets.manager.transaction(async (manager): Promise<IdempotentInsert> => {
+      // Keys are visible ASCII, so a newline keeps holder and key apart.
+      const [{ locked }] = await this.query<{ locked: boolean }>(manager, SQL.lockClaim, { lock: `${claim.holder}\n${claim.key}` });
+      if (!locked) return { outcome: 'in_use' };
+      const [stored] = await this.query<StoredClaim>(manager, SQL.claim, claimLookup(claim));
+      if (stored) return storedOutcome(stored);
+      const [{ id }] = await this.query<{ id: string }>(manager, SQL.insertReturningId, pet);
+      const petId = toSafeInteger(id);
+      await this.query(manager, SQL.upsertClaim, { ...claim, petId });
+      return { outcome: 'created', pet: { ...pet, id: petId } };
+    });
+  }
+
+  /**
+   * One multi-row INSERT (SQLite): resolves to the id of the last row. Pets that claim idempotency keys are written
+   * with their keys in one explicit transaction, so that a key is never stored without its pet, nor a pet without
+   * its key.
+   */
+  private async insertMany(batch: PendingCreate[]): Promise<number> {
+    const rows = batch.map(() => '(?, ?, ?)').join(', ');
+    const values = batch.flatMap(({ pet }) => [pet.name, pet.categoryId, pet.status]);
+    const insertPets = async () =>
+      toSafeInteger(await this.pets.query(`INSERT INTO pets (name, category_id, status) VALUES ${rows}`, values));
+    const claims = batch.flatMap(({ claim }, index) => (claim ? [{ claim, index }] : []));
+    if (claims.length === 0) return insertPets();
+
+    await this.pets.query('BEGIN IMMEDIATE');
+    try {
+      const lastId = await insertPets();
+      const firstId = lastId - batch.length + 1;
+      await this.pets.query(
+        `INSERT OR REPLACE INTO idempotency_keys (holder, idempotency_key, fingerprint, pet_id, created_at) VALUES ${claims.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+        claims.flatMap(({ claim, index }) => [claim.holder, claim.key, claim.fingerprint, firstId + index, claim.createdAt]),
+      );
+      await this.pets.query('COMMIT');
+      return lastId;
+    } catch (error) {
+      await this.pets.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private query<T>(manager: EntityManager, sql: string, parameters: object): Promise<T[]> {
+    const style = manager.connection.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    return manager.query(...bindNamed(sql, parameters as Record<string, unknown>, style));
   }
 
   private async select(sql: string, parameters: Record<string, unknown>): Promise<PetEntity[]> {
     return (await this.database.read<PetRow>(sql, parameters)).map(toEntity);
   }
 }
+
+interface StoredClaim {
+  fingerprint: string;
+  petId: number | string;
+}
+
+const storedOutcome = ({ fingerprint, petId }: StoredClaim): IdempotentInsert => ({ outcome: 'stored', fingerprint, petId: toSafeInteger(petId) });
+
+const claimLookup = ({ holder, key, createdAt }: IdempotencyClaim) => ({ holder, key, since: createdAt - IDEMPOTENCY_KEY_TTL_MS });

@@ -2,7 +2,8 @@ import { PetStatus } from '@petstore/contract';
 import { ApiException } from '../errors/api.exception';
 import { decodeCursor } from './pet-cursor';
 import type { PetEntity } from './pet.entity';
-import type { PetPageQuery, PetsRepository } from './pets.repository';
+import type { IdempotencyClaim } from './idempotency/idempotency-key';
+import type { IdempotentInsert, PetPageQuery, PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
 
 /** An in-memory stand-in for the table, with the repository's contract: pages keyed on id, ascending. */
@@ -15,6 +16,17 @@ class InMemoryPets {
     const row = { ...pet, id: this.rows.length + 1 };
     this.rows.push(row);
     return row;
+  };
+  claims = new Map<string, { fingerprint: string; petId: number }>();
+  /** Lets a test hold creates open, as a slow commit would. */
+  commit: Promise<void> = Promise.resolve();
+  insertIdempotently = async (pet: Omit<PetEntity, 'id'>, claim: IdempotencyClaim): Promise<IdempotentInsert> => {
+    const stored = this.claims.get(`${claim.holder}/${claim.key}`);
+    if (stored) return { outcome: 'stored', ...stored };
+    await this.commit;
+    const row = await this.insert(pet);
+    this.claims.set(`${claim.holder}/${claim.key}`, { fingerprint: claim.fingerprint, petId: row.id });
+    return { outcome: 'created', pet: row };
   };
 }
 
@@ -29,11 +41,58 @@ describe(PetsService.name, () => {
 
   describe('createPet', () => {
     it('stores an omitted status as available', async () => {
-      expect(await sut.createPet({ name: 'Rex', categoryId: 1 })).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+      expect((await sut.createPet({ name: 'Rex', categoryId: 1 })).pet).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
     });
 
     it('keeps a given status', async () => {
-      expect((await sut.createPet({ name: 'Rex', categoryId: 1, status: PetStatus.Sold })).status).toBe('sold');
+      expect((await sut.createPet({ name: 'Rex', categoryId: 1, status: PetStatus.Sold })).pet.status).toBe('sold');
+    });
+  });
+
+  describe('createPet with an idempotency key', () => {
+    const key = { holder: 'env:a', key: 'k-1' };
+
+    it('answers a retry with an equal body with the stored pet, marked as replayed', async () => {
+      const first = await sut.createPet({ name: 'Rex', categoryId: 1 }, key);
+      const retry = await sut.createPet({ categoryId: 1, name: 'Rex' }, key);
+      expect(retry).toEqual({ pet: first.pet, replayed: true });
+      expect(table.rows).toHaveLength(1);
+    });
+
+    it('refuses the key with another body', async () => {
+      await sut.createPet({ name: 'Rex', categoryId: 1 }, key);
+      await expect(sut.createPet({ name: 'Rex', categoryId: 2 }, key)).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    });
+
+    it('keeps keys of different holders apart', async () => {
+      await sut.createPet({ name: 'Rex', categoryId: 1 }, key);
+      expect((await sut.createPet({ name: 'Tom', categoryId: 1 }, { ...key, holder: 'env:b' })).replayed).toBe(false);
+      expect(table.rows).toHaveLength(2);
+    });
+
+    it('refuses a second create with the key while the first is running, then lets retries in', async () => {
+      let commit = () => undefined as void;
+      table.commit = new Promise((resolve) => (commit = resolve));
+      const first = sut.createPet({ name: 'Rex', categoryId: 1 }, key);
+      await expect(sut.createPet({ name: 'Rex', categoryId: 1 }, key)).rejects.toMatchObject({
+        code: 'idempotency_key_in_use',
+        headers: { 'retry-after': '1' },
+      });
+      commit();
+      await first;
+      expect((await sut.createPet({ name: 'Rex', categoryId: 1 }, key)).replayed).toBe(true);
+    });
+
+    it('lets the key be retried after the first attempt failed', async () => {
+      table.commit = Promise.reject(new Error('disk full'));
+      await expect(sut.createPet({ name: 'Rex', categoryId: 1 }, key)).rejects.toThrow('disk full');
+      table.commit = Promise.resolve();
+      expect((await sut.createPet({ name: 'Rex', categoryId: 1 }, key)).replayed).toBe(false);
+    });
+
+    it('passes on another instance\'s claim as 409', async () => {
+      table.insertIdempotently = async () => ({ outcome: 'in_use' });
+      await expect(sut.createPet({ name: 'Rex', categoryId: 1 }, key)).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
     });
   });
 
@@ -64,7 +123,7 @@ describe(PetsService.name, () => {
 
   describe('getPet', () => {
     it('returns the pet', async () => {
-      const pet = await sut.createPet({ name: 'Rex', categoryId: 9 });
+      const { pet } = await sut.createPet({ name: 'Rex', categoryId: 9 });
       expect(await sut.getPet(pet.id)).toEqual(pet);
     });
 

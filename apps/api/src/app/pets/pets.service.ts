@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LIST_LIMIT, type NewPet, type Pet, PetStatus } from '@petstore/contract';
 import type { ListPetsQueryDto } from '@petstore/contract/dto';
 import { ApiException } from '../errors/api.exception';
+import { fingerprintOf, type IdempotencyClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';
 import { toPet } from './pet.mapper';
 import { PetsRepository } from './pets.repository';
@@ -12,8 +13,23 @@ export interface PetPage {
   nextCursor?: string;
 }
 
+/** An Idempotency-Key as sent, with who sent it. */
+export interface IdempotencyRequest {
+  holder: string;
+  key: string;
+}
+
+export interface CreatedPet {
+  pet: Pet;
+  /** True when an earlier create with the same Idempotency-Key and body is answered again. */
+  replayed: boolean;
+}
+
 @Injectable()
 export class PetsService {
+  /** Creates with an Idempotency-Key running in this process, by holder and key. */
+  private readonly claimsInFlight = new Set<string>();
+
   constructor(private readonly repository: PetsRepository) {}
 
   async listPets({ limit = LIST_LIMIT.default, status, cursor }: ListPetsQueryDto): Promise<PetPage> {
@@ -24,9 +40,30 @@ export class PetsService {
     return rows.length > limit ? { pets, nextCursor: encodeCursor(pets[pets.length - 1].id) } : { pets };
   }
 
-  async createPet(newPet: NewPet): Promise<Pet> {
+  async createPet(newPet: NewPet, idempotency?: IdempotencyRequest): Promise<CreatedPet> {
     const { name, categoryId, status = PetStatus.Available } = newPet;
-    return toPet(await this.repository.insert({ name, categoryId, status }));
+    const pet = { name, categoryId, status };
+    if (!idempotency) return { pet: toPet(await this.repository.insert(pet)), replayed: false };
+
+    const inFlight = `${idempotency.holder}\n${idempotency.key}`;
+    if (this.claimsInFlight.has(inFlight)) throw keyInUse();
+    this.claimsInFlight.add(inFlight);
+    try {
+      // The body as sent, not as completed with defaults: a retry must send an equal body.
+      const claim: IdempotencyClaim = { ...idempotency, fingerprint: fingerprintOf(newPet), createdAt: Date.now() };
+      const result = await this.repository.insertIdempotently(pet, claim);
+      if (result.outcome === 'created') return { pet: toPet(result.pet), replayed: false };
+      if (result.outcome === 'in_use') throw keyInUse();
+      if (result.fingerprint !== claim.fingerprint) {
+        throw new ApiException(
+          'idempotency_key_reused',
+          'Idempotency-Key was already used with a different request body; send a new key to create another pet.',
+        );
+      }
+      return { pet: await this.getPet(result.petId), replayed: true };
+    } finally {
+      this.claimsInFlight.delete(inFlight);
+    }
   }
 
   async getPet(id: number): Promise<Pet> {
@@ -35,3 +72,10 @@ export class PetsService {
     return toPet(pet);
   }
 }
+
+const keyInUse = () =>
+  new ApiException(
+    'idempotency_key_in_use',
+    'Idempotency-Key belongs to a create that is still running; retry once it has been answered.',
+    { 'retry-after': '1' },
+  );
