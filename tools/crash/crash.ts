@@ -1,0 +1,147 @@
+// The crash harness: the built service under concurrent creates, killed with SIGKILL at random moments and restarted,
+// checked for acknowledged pets lost, names stored twice, ids reused and (SQLite) a damaged file.
+// Usage: npm run crash -- --cycles 50 [--database sqlite|postgres|both] (--help for all)
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { table } from '../bench/report';
+import { type CrashDatabase, type DatabaseKind, postgresDatabase, sqliteDatabase } from './databases';
+import { type Figures, passed, runCrashHarness } from './harness';
+import { SERVICE_MAIN } from './service';
+
+const USAGE = `npm run crash -- --cycles N [options]
+  --cycles N          kill-and-restart cycles per database (required)
+  --database D        sqlite, postgres or both (default both)
+  --concurrency N     clients sending creates at once (default 16)
+  --seed N            draws the kill delays and bodies (default: random, printed)
+  --postgres-url URL  an existing database on the server to create the run's database on
+                      (default TEST_POSTGRES_URL, else postgres://<user>@127.0.0.1:5432/test)
+  --out FILE          the figures as JSON
+  --keep              keep the run's folder (SQLite file, service log) and PostgreSQL database`;
+
+interface Options {
+  cycles: number;
+  databases: DatabaseKind[];
+  concurrency: number;
+  seed: number;
+  postgresUrl: string;
+  out?: string;
+  keep: boolean;
+}
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      cycles: { type: 'string' }, database: { type: 'string' }, concurrency: { type: 'string' }, seed: { type: 'string' },
+      'postgres-url': { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const integer = (text: string | undefined, name: string, min: number, fallback?: number) => {
+    if (text === undefined && fallback !== undefined) return fallback;
+    const value = /^\d{1,10}$/.test(text ?? '') ? Number(text) : NaN;
+    if (!(value >= min && value < 2 ** 32)) throw new Error(`--${name} must be a whole number from ${min}, not ${text ?? 'missing'}\n${USAGE}`);
+    return value;
+  };
+  const database = values.database ?? 'both';
+  if (!['sqlite', 'postgres', 'both'].includes(database)) throw new Error(`--database must be sqlite, postgres or both, not ${database}`);
+  return {
+    cycles: integer(values.cycles, 'cycles', 1),
+    databases: database === 'both' ? ['sqlite', 'postgres'] : [database as DatabaseKind],
+    concurrency: integer(values.concurrency, 'concurrency', 1, 16),
+    seed: integer(values.seed, 'seed', 0, Math.floor(Math.random() * 1e9)),
+    postgresUrl: values['postgres-url'] ?? process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`,
+    out: values.out === undefined ? undefined : resolve(values.out),
+    keep: values.keep ?? false,
+  };
+}
+
+/** One database: a folder for its file and log, the cycles, then the folder and database removed unless kept. */
+async function runOn(kind: DatabaseKind, options: Options): Promise<Figures> {
+  const dir = mkdtempSync(join(tmpdir(), `petstore-crash-${kind}-`));
+  let database: CrashDatabase;
+  try {
+    database = kind === 'sqlite' ? sqliteDatabase(dir) : await postgresDatabase(options.postgresUrl);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  let keep = options.keep;
+  try {
+    const figures = await runCrashHarness(database, {
+      cycles: options.cycles,
+      concurrency: options.concurrency,
+      seed: options.seed,
+      logFile: join(dir, 'service.log'),
+      print: (line) => process.stdout.write(`${line}\n`),
+      warn: (line) => process.stderr.write(`${line}\n`),
+    });
+    keep ||= !passed(figures);
+    return figures;
+  } catch (error) {
+    keep = true;
+    throw error;
+  } finally {
+    if (keep) {
+      process.stderr.write(`${kind}: kept ${dir}${kind === 'postgres' ? ` and ${database.url}` : ''}\n`);
+    } else {
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+const FIGURE_COLUMNS: Array<[string, (f: Figures) => string]> = [
+  ['database', (f) => f.database],
+  ['cycles', (f) => String(f.cycles)],
+  ['acknowledged', (f) => String(f.acknowledged)],
+  ['present', (f) => String(f.present)],
+  ['lost', (f) => String(f.lost)],
+  ['unacknowledged', (f) => String(f.unacknowledged)],
+  ['of which stored', (f) => String(f.unacknowledgedStored)],
+  ['retried', (f) => String(f.retried)],
+  ['duplicates', (f) => String(f.duplicates)],
+  ['reused ids', (f) => String(f.reusedIds)],
+  ['integrity errors', (f) => (f.integrityErrors === null ? 'n/a' : String(f.integrityErrors))],
+  ['other errors', (f) => String(f.errors)],
+  ['seconds', (f) => f.seconds.toFixed(0)],
+];
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  if (!existsSync(SERVICE_MAIN)) throw new Error(`${SERVICE_MAIN} is missing: build the service first (npx nx build api)`);
+  // The digest tells which build of the service (changing under active work) these figures belong to.
+  const serviceBuild = createHash('sha256').update(readFileSync(SERVICE_MAIN)).digest('hex').slice(0, 16);
+  process.stdout.write(
+    `crash harness: ${options.cycles} cycle(s) on ${options.databases.join(' and ')}, ${options.concurrency} clients, seed ${options.seed}; ` +
+      `service build ${serviceBuild}, node ${process.version}, ${cpus().length} CPUs\n`,
+  );
+  const results: Figures[] = [];
+  const failures: string[] = [];
+  for (const kind of options.databases) {
+    try {
+      results.push(await runOn(kind, options));
+    } catch (error) {
+      failures.push(`${kind}: the run stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  process.stdout.write(`\n${table(FIGURE_COLUMNS.map(([name]) => name), results.map((f) => FIGURE_COLUMNS.map(([, cell]) => cell(f))))}\n`);
+  if (options.out) {
+    mkdirSync(dirname(options.out), { recursive: true });
+    writeFileSync(options.out, `${JSON.stringify({ seed: options.seed, cycles: options.cycles, serviceBuild, results, failures }, null, 2)}\n`);
+  }
+  const ok = !failures.length && results.every(passed);
+  for (const failure of failures) process.stdout.write(`\n${failure}\n`);
+  process.stdout.write(ok ? 'no acknowledged pet lost, no duplicate, no id reused, no integrity error\n' : 'FAILED: see the problems above\n');
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,175 @@
+import type { CrashDatabase, DatabaseKind } from './databases';
+import { driveCreates, retryCreates } from './load';
+import { between, seededRandom } from './random';
+import { readAllPets, readPetsAfter } from './read';
+import { type RunningService, killService, startService, stopService } from './service';
+import { Ledger, type Problem } from './verify';
+
+export interface HarnessOptions {
+  cycles: number;
+  /** Clients sending creates at once. */
+  concurrency: number;
+  /** Draws the kill delays and the bodies. */
+  seed: number;
+  /** The service's output, from every start. */
+  logFile: string;
+  /** A line for the person watching: one per cycle. */
+  print(line: string): void;
+  /** A problem, as soon as it is found. */
+  warn(line: string): void;
+}
+
+export interface Figures {
+  database: DatabaseKind;
+  cycles: number;
+  /** Pets answered with a 201, retries included. */
+  acknowledged: number;
+  /** Acknowledged pets stored exactly as returned at the end of the run. */
+  present: number;
+  /** Acknowledged pets missing, or stored otherwise than returned, at any check. */
+  lost: number;
+  /** Creates in flight at a kill, never answered. */
+  unacknowledged: number;
+  /** Those of them found stored after the restart, before their retry. */
+  unacknowledgedStored: number;
+  /** Retries of unacknowledged creates (same Idempotency-Key and body) answered with a 201. */
+  retried: number;
+  /** Names stored more than once. */
+  duplicates: number;
+  /** Ids given to a second pet, or not above the ids stored before a restart. */
+  reusedIds: number;
+  /** SQLite `PRAGMA integrity_check` runs that did not answer `ok`; null on PostgreSQL. */
+  integrityErrors: number | null;
+  /** Anything else unexpected: an answer other than 201, a service that exited by itself, an unknown row. */
+  errors: number;
+  problems: string[];
+  seconds: number;
+}
+
+const KILL_AFTER_MS = { min: 50, max: 800 };
+
+/** Cycles of load, SIGKILL, restart and checks against one database; then a clean stop and a last check. */
+export function runCrashHarness(database: CrashDatabase, options: HarnessOptions): Promise<Figures> {
+  return new CrashRun(database, options).run();
+}
+
+class CrashRun {
+  private readonly started = performance.now();
+  private readonly delays: () => number;
+  private readonly bodies: () => number;
+  private readonly ledger = new Ledger();
+  /** Problems the ledger does not count: answers, exits, integrity. */
+  private readonly errors: string[] = [];
+  private readonly totals = { unacknowledged: 0, stored: 0, retried: 0, integrityErrors: 0 };
+  private problemsShown = 0;
+  private service!: RunningService;
+
+  constructor(
+    private readonly database: CrashDatabase,
+    private readonly options: HarnessOptions,
+  ) {
+    this.delays = seededRandom(options.seed);
+    // Its own generator: the clients draw from it in an order that timing decides.
+    this.bodies = seededRandom(options.seed ^ 0x5bd1e995);
+  }
+
+  async run(): Promise<Figures> {
+    this.service = await startService(this.database.url, this.options.logFile);
+    let present: number;
+    try {
+      for (let cycle = 1; cycle <= this.options.cycles; cycle++) await this.cycle(cycle);
+      // The retries of the last cycle are checked here, and everything else once more.
+      present = this.ledger.checkTable((await readAllPets(this.service.baseUrl)).pets).present;
+      this.showProblems('end');
+    } finally {
+      // Not after a failed restart: the service is then the one the harness killed.
+      if (!this.service.exit) {
+        const exit = await stopService(this.service);
+        if (exit.code !== 0) this.error(`end: SIGTERM stopped the service with ${JSON.stringify(exit)}, not exit code 0`);
+      }
+    }
+    const integrity = await this.checkIntegrity('end, after a clean stop');
+    return this.figures(present, integrity);
+  }
+
+  /** Load, kill at a random moment, check the file, restart, check the table, retry the unanswered, check again. */
+  private async cycle(cycle: number): Promise<void> {
+    const label = `cycle ${cycle}`;
+    const killAfter = between(this.delays, KILL_AFTER_MS.min, KILL_AFTER_MS.max);
+    const load = driveCreates(this.service.baseUrl, cycle, this.options.concurrency, this.bodies);
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, killAfter)), this.service.exited]);
+    load.stop();
+    if (!(await killService(this.service))) this.error(`${label}: the service exited by itself (${JSON.stringify(this.service.exit)}) before the kill`);
+    const outcome = await load.done;
+    outcome.errors.forEach((line) => this.error(`${label}: ${line}`));
+    outcome.acknowledged.forEach((answer) => this.ledger.acknowledge(answer));
+    const integrity = await this.checkIntegrity(`${label}, after the kill`);
+
+    this.service = await startService(this.database.url, this.options.logFile);
+    const walk = await readAllPets(this.service.baseUrl);
+    const table = this.ledger.checkTable(walk.pets);
+    const promised = this.ledger.acknowledgedCount;
+    const stored = outcome.unacknowledged.filter((create) => table.rowsByName.has(create.body.name)).length;
+    const retry = await retryCreates(this.service.baseUrl, outcome.unacknowledged);
+    retry.errors.forEach((line) => this.error(`${label}: ${line}`));
+    retry.acknowledged.forEach((answer) => this.ledger.acknowledge(answer));
+    this.ledger.checkRetried(outcome.unacknowledged, table, await readPetsAfter(walk));
+    this.showProblems(label);
+
+    this.totals.unacknowledged += outcome.unacknowledged.length;
+    this.totals.stored += stored;
+    this.totals.retried += retry.acknowledged.length;
+    this.options.print(
+      `${this.database.kind.padEnd(8)} ${label.padEnd(9)}  killed at ${String(killAfter).padStart(3)} ms: ` +
+        `${outcome.acknowledged.length} acknowledged, ${outcome.unacknowledged.length} unacknowledged (${stored} stored), ` +
+        `${retry.acknowledged.length} retried; ready again in ${this.service.readyMs.toFixed(0)} ms; ` +
+        `${table.present}/${promised} present, ${this.ledger.lost.size} lost, ${this.ledger.duplicates.size} duplicates, integrity ${integrity}`,
+    );
+  }
+
+  /** Only while the service is down. */
+  private async checkIntegrity(when: string): Promise<'ok' | 'FAILED' | 'n/a'> {
+    const found = await this.database.integrityCheck();
+    if (found === null) return 'n/a';
+    if (!found.length) return 'ok';
+    this.totals.integrityErrors++;
+    this.error(`${when}: PRAGMA integrity_check: ${found.join('; ').slice(0, 1_000)}`);
+    return 'FAILED';
+  }
+
+  private error(line: string): void {
+    this.errors.push(line);
+    this.options.warn(`${this.database.kind} ${line}`);
+  }
+
+  private showProblems(label: string): void {
+    for (const problem of this.ledger.problems.slice(this.problemsShown)) this.options.warn(`${this.database.kind} ${label}: ${problem.kind}: ${problem.message}`);
+    this.problemsShown = this.ledger.problems.length;
+  }
+
+  private figures(present: number, integrity: string): Figures {
+    const { ledger, totals } = this;
+    const others = ledger.problems.filter((problem: Problem) => problem.kind === 'other').length;
+    return {
+      database: this.database.kind,
+      cycles: this.options.cycles,
+      acknowledged: ledger.acknowledgedCount,
+      present,
+      lost: ledger.lost.size,
+      unacknowledged: totals.unacknowledged,
+      unacknowledgedStored: totals.stored,
+      retried: totals.retried,
+      duplicates: ledger.duplicates.size,
+      reusedIds: ledger.reusedIds.size,
+      integrityErrors: integrity === 'n/a' ? null : totals.integrityErrors,
+      errors: this.errors.length - totals.integrityErrors + others,
+      problems: [...ledger.problems.map((problem) => `${problem.kind}: ${problem.message}`), ...this.errors],
+      seconds: (performance.now() - this.started) / 1000,
+    };
+  }
+}
+
+/** True when the run found nothing wrong. */
+export function passed(figures: Figures): boolean {
+  return !figures.lost && !figures.duplicates && !figures.reusedIds && !figures.errors && !figures.integrityErrors;
+}
