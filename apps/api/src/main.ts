@@ -26,15 +26,20 @@ async function bootstrap(): Promise<void> {
 
   // Nest's enableShutdownHooks re-raises the signal after closing, so the exit status would say "killed";
   // operators and process managers expect a clean stop to exit 0.
+  let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
+    // A second signal is common (Ctrl-C reaches npm and the service, and npm forwards it): without a listener,
+    // Node would let it kill the process mid-stop.
+    if (stopping) return;
+    stopping = true;
     const deadline = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
     app.get(Logger).log(`${signal} received: finishing in-flight requests, then stopping`);
     await app.close();
     clearTimeout(deadline);
     process.exit(0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 bootstrap().catch((error: unknown) => {

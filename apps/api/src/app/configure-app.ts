@@ -6,10 +6,12 @@ import type { Logger as Pino } from 'pino';
 import { API_PREFIX } from '@petstore/contract';
 import { AppModule } from './app.module';
 import { ApiKeysService } from './auth/api-keys.service';
+import { DatabaseConnection } from './database/database-connection';
 import { bearerAuthHook, rateLimitHook } from './auth/bearer-auth.hook';
 import type { AppConfig } from './config/app-config';
 import { setupDocs } from './docs/setup-docs';
 import { ErrorFilter } from './errors/error.filter';
+import { ShutdownState } from './health/shutdown.state';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { fastifyOptions } from './http/fastify-options';
 import { useJsonBodyParser } from './http/json-body.parser';
@@ -18,6 +20,7 @@ import { requestIdHook } from './http/request-id.hook';
 import { recordRoutes } from './http/route-not-found';
 import { jsonBodyHook, routeHeadersHook } from './http/route-rules';
 import { useSecurity } from './http/security';
+import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
 import { createLogger } from './logging/create-logger';
 import { RateLimits } from './rate-limit/rate-limits';
 
@@ -47,6 +50,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), app.get(RateLimits)));
   fastify.addHook('onRequest', rateLimitHook(app.get(RateLimits)));
   fastify.addHook('onRequest', jsonBodyHook);
+  fastify.addHook('onSend', closeWhenStoppingHook(app.get(ShutdownState)));
+  fastify.addHook('preClose', () => drainConnections(fastify.server));
+  // After the last response, and before Nest's shutdown hooks, where TypeOrmModule's would close the database first.
+  fastify.addHook('onClose', () => app.get(DatabaseConnection).close());
 
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [

@@ -21,6 +21,8 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   private retry?: NodeJS.Timeout;
   private stopped = false;
   private readers?: SqliteReaders;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closing?: Promise<void>;
   /** True once connected, durable and migrated. */
   ready = false;
 
@@ -32,9 +34,24 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    await this.readers?.close();
+    await this.close();
+  }
+
+  /**
+   * Lets the operations under way finish (a create resolves only once committed), then closes the SQLite readers
+   * before the connection that writes: the last connection to close checkpoints the WAL and removes it, which a
+   * read-only one cannot do.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.stopped = true;
+      this.ready = false;
+      clearTimeout(this.retry);
+      await Promise.allSettled(this.inFlight);
+      await this.readers?.close();
+      if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    })();
+    return this.closing;
   }
 
   /** A read-only query with named parameters (`:name`); 503 when the database cannot serve it. */
@@ -48,10 +65,15 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   /** Runs a database operation, answering 503 (not 500) when the database cannot serve it. */
   async run<T>(operation: () => Promise<T>): Promise<T> {
     if (!this.ready) throw serviceUnavailable();
+    let running: Promise<T> | undefined;
     try {
-      return await operation();
+      running = operation();
+      this.inFlight.add(running);
+      return await running;
     } catch (error) {
       throw isDatabaseUnavailable(error) ? serviceUnavailable() : error;
+    } finally {
+      if (running) this.inFlight.delete(running);
     }
   }
 

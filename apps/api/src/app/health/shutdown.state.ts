@@ -2,7 +2,8 @@ import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 
 /**
  * Turns readiness false as soon as shutdown begins, so load balancers stop sending new requests. Nest then closes
- * the HTTP server (letting in-flight requests finish) before its shutdown hooks close the database.
+ * the HTTP server (http/shutdown.hook.ts: in-flight requests finish, with `Connection: close`), and the database
+ * is closed once the last response is sent.
  */
 @Injectable()
 export class ShutdownState implements BeforeApplicationShutdown {

@@ -31,6 +31,7 @@ export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
     requestTimeout: 10_000,
     keepAliveTimeout: 5_000,
     forceCloseConnections: 'idle',
+    // While closing, a request on a kept-alive connection is served (with `Connection: close`), not refused.
     return503OnClosing: false,
     http: {
       // Above REQUEST_BOUNDS so that requestBoundsHook answers 414/431 itself with the Error object.
