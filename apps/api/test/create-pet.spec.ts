@@ -74,6 +74,7 @@ describe('createPet (POST /v1/pets)', () => {
       ['name of 101 code points', { name: '🐈'.repeat(101), categoryId: 1 }, 'name'],
       ['numeric name', { name: 42, categoryId: 1 }, 'name'],
       ['name with a NUL character', { name: 'Re\u0000x', categoryId: 1 }, 'name'],
+      ['name with an unpaired surrogate', { name: 'Re\ud800x', categoryId: 1 }, 'name'],
       ['null name', { name: null, categoryId: 1 }, 'name'],
       ['missing categoryId', { name: 'Rex' }, 'categoryId'],
       ['string categoryId', { name: 'Rex', categoryId: '5' }, 'categoryId'],
@@ -85,6 +86,8 @@ describe('createPet (POST /v1/pets)', () => {
       ['null status', { name: 'Rex', categoryId: 1, status: null }, 'status'],
       ['client-chosen id', { id: 7, name: 'Rex', categoryId: 1 }, 'id'],
       ['unknown property', { name: 'Rex', categoryId: 1, colour: 'brown' }, 'colour'],
+      ['property every object inherits', { name: 'Rex', categoryId: 1, hasOwnProperty: 1 }, 'hasOwnProperty'],
+      ['property every object inherits, with an object value', { name: 'Rex', categoryId: 1, toString: {} }, 'toString'],
     ])('refuses a %s with 400 naming the field, storing nothing', async (_label, body, field) => {
       const before = await rowCount();
       const message = await expectError(await create(body), 400, 'validation_failed');
@@ -112,6 +115,31 @@ describe('createPet (POST /v1/pets)', () => {
 
     it('refuses unparseable JSON with malformed_json', async () => {
       await expectError(await create('{"name": "Rex",'), 400, 'malformed_json');
+    });
+
+    it.each([
+      ['with Content-Length', (bytes: Uint8Array) => bytes],
+      [
+        'chunked',
+        (bytes: Uint8Array) =>
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(bytes);
+              controller.close();
+            },
+          }),
+      ],
+    ])('refuses a body that is not UTF-8 (%s) with malformed_json, storing nothing', async (_case, wrap) => {
+      const bytes = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}')]);
+      const before = await rowCount();
+      const response = await fetch(`${sut.origin}/v1/pets`, {
+        method: 'POST',
+        headers: JSON_AUTH,
+        body: wrap(new Uint8Array(bytes)),
+        duplex: 'half',
+      } as RequestInit);
+      expect(await expectError(response, 400, 'malformed_json')).toMatch(/UTF-8/);
+      expect(await rowCount()).toBe(before);
     });
 
     it('refuses an empty body with malformed_json', async () => {

@@ -5,9 +5,6 @@ import { validationFailed } from '../errors/api.exception';
 
 const WHERE = { body: ['Invalid request body', 'field'], query: ['Invalid query parameters', 'query parameter'] } as const;
 
-// class-transformer skips these keys without a word, which would hide them from the unknown-property check.
-const SKIPPED_BY_TRANSFORMER = new Set(['__proto__', 'constructor']);
-
 /**
  * Validates bodies and queries against the contract's decorated classes: no type coercion, unknown
  * properties refused, and every invalid property reported at once in one sentence.
@@ -24,8 +21,10 @@ export class ContractValidationPipe implements PipeTransform {
     // Every query parameter of the interface is optional, so an empty query is valid as it stands; most requests
     // send none, and validating an empty object costs a transform and a validation pass each time.
     if (type === 'query' && keys.length === 0) return new (metatype as new () => object)();
-    const skipped = keys.filter((key) => SKIPPED_BY_TRANSFORMER.has(key));
     const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
+    // class-transformer drops, without a word, every key the instance inherits (`__proto__`, `constructor`,
+    // `toString`, `hasOwnProperty`...), which would hide them from the unknown-property check.
+    const skipped = keys.filter((key) => !Object.hasOwn(instance, key));
     const errors = await validate(instance, {
       whitelist: true,
       forbidNonWhitelisted: true,

@@ -16,6 +16,9 @@ export function jsonDepth(value: unknown): number {
   return deepest;
 }
 
+/** JSON text is UTF-8 (RFC 8259): a body that is not, say "\xff", is malformed, not silently mended with U+FFFD. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * JSON is the only body type: every other content type (text/plain included) is refused with 415 by Fastify.
  * Bodies carrying `__proto__` or `constructor.prototype` are refused instead of being merged anywhere.
@@ -24,11 +27,20 @@ export function useJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: REQUEST_BOUNDS.bodyBytes },
+    // As bytes: decoding as a string would replace invalid UTF-8 without a word, and then compare the decoded length
+    // with Content-Length.
+    { parseAs: 'buffer', bodyLimit: REQUEST_BOUNDS.bodyBytes },
     (_request, body, done) => {
+      let text: string;
+      try {
+        text = utf8.decode(body as Buffer);
+      } catch {
+        done(new ApiException('malformed_json', 'Request body is not valid JSON: it is not UTF-8 text.'), undefined);
+        return;
+      }
       let value: unknown;
       try {
-        value = parse(body as string, undefined, { protoAction: 'error', constructorAction: 'error' });
+        value = parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       } catch (error) {
         const forbidden = error instanceof SyntaxError && /prototype property/.test(error.message);
         done(

@@ -12,7 +12,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 @Injectable()
 export class PetIdPipe implements PipeTransform<string, number> {
   transform(raw: string): number {
-    if (!/^-?[0-9]{1,20}$/.test(raw) || BigInt(raw) > INT64_MAX || BigInt(raw) < -INT64_MAX - 1n) {
+    if (!/^-?[0-9]+$/.test(raw) || BigInt(raw) > INT64_MAX || BigInt(raw) < -INT64_MAX - 1n) {
       throw validationFailed('Invalid path parameter: petId must be a base-10 integer (int64).');
     }
     const id = Number(raw);

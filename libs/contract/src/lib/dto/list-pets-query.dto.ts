@@ -7,7 +7,7 @@ import { IsIntegerInRange, IsPetStatus } from './validators';
 
 // Only plain base-10 digits become numbers; "1e1", "0x10", " 5" and "" stay strings and fail validation.
 const toInteger = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value;
+  typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value;
 
 /** Query parameters of `listPets`. */
 export class ListPetsQueryDto {

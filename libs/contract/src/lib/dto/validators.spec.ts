@@ -18,7 +18,7 @@ describe('contract validators', () => {
       expect(isPetName(name)).toBe(true);
     });
 
-    it.each([['', 'empty'], [' \t\n', 'only whitespace'], ['\u3000\u00a0', 'only Unicode spaces'], ['a'.repeat(101), '101 letters'], ['🐈'.repeat(101), '101 emoji'], ['Rex\u0000', 'a NUL character']])(
+    it.each([['', 'empty'], [' \t\n', 'only whitespace'], ['\u3000\u00a0', 'only Unicode spaces'], ['a'.repeat(101), '101 letters'], ['🐈'.repeat(101), '101 emoji'], ['Rex\u0000', 'a NUL character'], ['Re\ud800x', 'an unpaired high surrogate'], ['\udc08', 'an unpaired low surrogate']])(
       'refuses %j (%s)',
       (name) => {
         expect(isPetName(name)).toBe(false);

@@ -34,8 +34,9 @@ export function codePointLength(value: string): number {
 export function isPetName(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const length = codePointLength(value);
-  // NUL is refused here, on every database alike, because PostgreSQL cannot store it in text.
-  return length >= NAME_LENGTH.min && length <= NAME_LENGTH.max && /\S/u.test(value) && !value.includes('\u0000');
+  // NUL and unpaired surrogates (JSON allows "\ud800") are refused here, on every database alike: PostgreSQL cannot
+  // store NUL in text, and neither database can store a lone surrogate, which would come back as U+FFFD.
+  return length >= NAME_LENGTH.min && length <= NAME_LENGTH.max && /\S/u.test(value) && !value.includes('\u0000') && !/\p{Cs}/u.test(value);
 }
 
 export function isSafeId(value: unknown): value is number {
@@ -52,7 +53,7 @@ export const IsPetName = (): PropertyDecorator =>
     'isPetName',
     isPetName,
     (p) =>
-      `${p} is required and must be a string of ${NAME_LENGTH.min} to ${NAME_LENGTH.max} characters that is not only whitespace and has no NUL character`,
+      `${p} is required and must be a string of ${NAME_LENGTH.min} to ${NAME_LENGTH.max} characters that is not only whitespace and has no NUL character or unpaired surrogate`,
   );
 
 /** A required JSON integer from 1 to 2^53 - 1 (never a string, never a fraction). */

@@ -1,0 +1,213 @@
+import { ERROR_CODES, type ErrorCode, LIST_LIMIT, MAX_ID, NAME_LENGTH, PET_STATUSES, PetStatus, type Pet } from '@petstore/contract';
+
+// The oracle of the property tests: what pet-store-interface.md and behaviour.md say a request must get, written
+// from those documents rather than from the service's code, so that the service and the oracle can disagree.
+
+/** Bodies larger than this are refused with 413. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+/** JSON nested deeper than this is refused with 400. */
+export const JSON_DEPTH_LIMIT = 32;
+
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -INT64_MAX - 1n;
+
+/** An error answer: the status follows from the code, and the message must contain every `mentions` entry. */
+export interface Refusal {
+  status: number;
+  code: ErrorCode;
+  mentions: string[];
+}
+
+export type Outcome<T> = { status: 200 | 201; value: T } | Refusal;
+
+export const isRefusal = <T>(outcome: Outcome<T>): outcome is Refusal => 'code' in outcome;
+
+const refuse = (code: ErrorCode, mentions: string[] = []): Refusal => ({ status: ERROR_CODES[code], code, mentions });
+
+/** The query parameters a server reads from a URL's search part, in order, repeated ones included. */
+export const queryParameters = (search: string): Array<[string, string]> => [...new URLSearchParams(search)];
+
+// Names made only of unreserved characters decode the same way in every query parser, so the message must show them;
+// names with escapes or `+` are refused all the same, but how they are spelled back is the parser's business.
+const plainName = (name: string) => /^[A-Za-z0-9_.~-]{1,64}$/.test(name);
+
+const unknownParameters = (parameters: Array<[string, string]>, known: readonly string[]) =>
+  parameters.map(([name]) => name).filter((name) => !known.includes(name));
+
+// ---------------------------------------------------------------------------------------------------------- createPet
+
+/** A stored pet without its id: what a 201 must echo, with `status` defaulted. */
+export type PetFields = Omit<Pet, 'id'>;
+
+export interface CreatePetRequest {
+  /** Absent when no Content-Type header is sent. */
+  contentType?: string;
+  body: string;
+  /** The URL's search part, e.g. `?dryRun=1`, or ''. */
+  search: string;
+}
+
+/** Media types are case-insensitive and may carry parameters; only `application/json` is a JSON body. */
+export const isJsonMediaType = (contentType: string | undefined) =>
+  contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() === 'application/json';
+
+/**
+ * `name`: 1 to 100 code points with a non-whitespace character, stored and returned exactly as sent. NUL and unpaired
+ * surrogates cannot be stored exactly in a PostgreSQL or SQLite text column, so "exactly as sent" refuses them.
+ */
+export function isPetName(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const length = [...value].length;
+  const storable = !value.includes('\u0000') && !/\p{Cs}/u.test(value);
+  return length >= NAME_LENGTH.min && length <= NAME_LENGTH.max && /\S/u.test(value) && storable;
+}
+
+/** A JSON integer from 1 to 2^53 - 1, as the parsed number. */
+export const isCategoryId = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_ID;
+
+export const isPetStatus = (value: unknown): value is Pet['status'] =>
+  (PET_STATUSES as readonly unknown[]).includes(value);
+
+/** Depth of the deepest array or object: `{}` is 1, `{"a":[]}` is 2. */
+export function jsonDepth(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  return 1 + Math.max(0, ...Object.values(value).map(jsonDepth));
+}
+
+/** `__proto__` anywhere, or a `constructor` object carrying `prototype`: the shapes of prototype poisoning. */
+export function hasPrototypeKeys(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const own = (target: object, key: string) => Object.prototype.hasOwnProperty.call(target, key);
+  const record = value as Record<string, unknown>;
+  if (own(record, '__proto__')) return true;
+  const ctor = own(record, 'constructor') ? record.constructor : undefined;
+  if (ctor !== null && typeof ctor === 'object' && own(ctor, 'prototype')) return true;
+  return Object.values(record).some(hasPrototypeKeys);
+}
+
+/** The message names every invalid field; an unknown field's name may be cut short, so its start must be there. */
+function newPetProblems(body: unknown): string[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return ['JSON object'];
+  const fields = body as Record<string, unknown>;
+  const problems = Object.keys(fields)
+    .filter((key) => !['name', 'categoryId', 'status'].includes(key))
+    .map((key) => `"${key.slice(0, 32)}`);
+  if (!isPetName(fields.name)) problems.push('name');
+  if (!isCategoryId(fields.categoryId)) problems.push('categoryId');
+  if ('status' in fields && !isPetStatus(fields.status)) problems.push('status');
+  return problems;
+}
+
+/** What POST /v1/pets must answer to an authenticated request. */
+export function expectedCreatePet({ contentType, body, search }: CreatePetRequest): Outcome<PetFields> {
+  if (!isJsonMediaType(contentType)) return refuse('unsupported_media_type');
+  if (Buffer.byteLength(body) > BODY_LIMIT_BYTES) return refuse('payload_too_large');
+  let parsed: unknown;
+  try {
+    // A UTF-8 byte order mark is not part of the JSON text (RFC 8259, section 8.1).
+    parsed = JSON.parse(body.startsWith('\uFEFF') ? body.slice(1) : body);
+  } catch {
+    return refuse('malformed_json');
+  }
+  if (hasPrototypeKeys(parsed)) return refuse('validation_failed', ['__proto__']);
+  if (jsonDepth(parsed) > JSON_DEPTH_LIMIT) return refuse('validation_failed', [`deeper than ${JSON_DEPTH_LIMIT}`]);
+  const queryProblems = unknownParameters(queryParameters(search), []);
+  const bodyProblems = newPetProblems(parsed);
+  if (queryProblems.length > 0 || bodyProblems.length > 0) {
+    // The query and the body are validated side by side; when both are wrong, either report is right.
+    if (bodyProblems.length === 0) return refuse('validation_failed', queryProblems.filter(plainName));
+    return refuse('validation_failed', queryProblems.length === 0 ? bodyProblems : []);
+  }
+  const { name, categoryId, status = PetStatus.Available } = parsed as Pet;
+  return { status: 201, value: { name, categoryId, status } };
+}
+
+// ----------------------------------------------------------------------------------------------------------- listPets
+
+/**
+ * The id after which a cursor's page starts, or undefined for text the service did not make. Cursors are opaque to
+ * clients; the model knows their format (base64url of `p1.<last id>`) only to tell generated junk from a real cursor.
+ */
+export function cursorPosition(cursor: string): number | undefined {
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(cursor)) return undefined;
+  const match = /^p1\.([1-9][0-9]{0,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const id = match ? Number(match[1]) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+/** The cursor of the page that starts after `lastId`, as the service writes it. */
+export const cursorAfter = (lastId: number | string) => Buffer.from(`p1.${lastId}`, 'utf8').toString('base64url');
+
+/** `limit` is a base-10 integer from 1 to 100; leading zeros do not change the number. */
+export const isLimit = (text: string) =>
+  /^[0-9]+$/.test(text) && Number(text) >= LIST_LIMIT.min && Number(text) <= LIST_LIMIT.max;
+
+export interface ListPage {
+  limit: number;
+  status?: Pet['status'];
+  /** The pets of this page, in id order. */
+  pets: Pet[];
+  /** Whether more pets match after this page, i.e. whether a `next` link must be sent. */
+  hasNext: boolean;
+}
+
+/** What GET /v1/pets{search} must answer when `stored` are the pets in the database, in id order. */
+export function expectedListPets(search: string, stored: readonly Pet[]): Outcome<ListPage> {
+  const parameters = queryParameters(search);
+  const values = (name: string) => parameters.filter(([key]) => key === name).map(([, value]) => value);
+  const [limits, statuses, cursors] = [values('limit'), values('status'), values('cursor')];
+  const unknown = unknownParameters(parameters, ['limit', 'status', 'cursor']);
+  const problems = unknown.filter(plainName);
+  const limitWrong = limits.length > 1 || (limits.length === 1 && !isLimit(limits[0]));
+  const statusWrong = statuses.length > 1 || (statuses.length === 1 && !isPetStatus(statuses[0]));
+  const cursorRepeated = cursors.length > 1;
+  if (limitWrong) problems.push('limit');
+  if (statusWrong) problems.push('status');
+  if (cursorRepeated) problems.push('cursor');
+  if (unknown.length > 0 || limitWrong || statusWrong || cursorRepeated) return refuse('validation_failed', problems);
+  // Checked apart from the others: a cursor that is text but not one of ours is noticed once the rest is valid.
+  const after = cursors.length === 0 ? 0 : cursorPosition(cursors[0]);
+  if (after === undefined) return refuse('validation_failed', ['cursor']);
+  const limit = limits.length === 0 ? LIST_LIMIT.default : Number(limits[0]);
+  const status = statuses[0] as Pet['status'] | undefined;
+  const matching = stored.filter((pet) => pet.id > after && (status === undefined || pet.status === status));
+  return { status: 200, value: { limit, status, pets: matching.slice(0, limit), hasNext: matching.length > limit } };
+}
+
+// ------------------------------------------------------------------------------------------------------------- getPet
+
+export interface GetPetOutcome {
+  outcome: Outcome<Pet>;
+  /** Whether the request reaches getPet at all (and so must carry its deprecation headers). */
+  routed: boolean;
+}
+
+/** What GET /v1/pets/{segment} must answer; `segment` is the path segment as sent, percent-encoding included. */
+export function expectedGetPet(segment: string, stored: ReadonlyMap<number, Pet>): GetPetOutcome {
+  let petId: string;
+  try {
+    petId = decodeURIComponent(segment);
+  } catch {
+    // Not a path this service can read: no operation is chosen for it.
+    return { outcome: refuse('bad_request'), routed: false };
+  }
+  const integer = /^-?[0-9]+$/.test(petId) ? BigInt(petId) : undefined;
+  if (integer === undefined || integer > INT64_MAX || integer < INT64_MIN) {
+    return { outcome: refuse('validation_failed', ['petId']), routed: true };
+  }
+  const pet = integer >= 1n && integer <= BigInt(MAX_ID) ? stored.get(Number(integer)) : undefined;
+  return { outcome: pet ? { status: 200, value: pet } : refuse('not_found'), routed: true };
+}
+
+// ----------------------------------------------------------------------------------------------------- authentication
+
+/**
+ * Whether `Authorization: <value>` authenticates with `key`: the scheme word `Bearer` in any case, one or more spaces,
+ * then exactly the key. fetch() strips leading and trailing whitespace from header values before sending them.
+ */
+export function isAcceptedAuthorization(value: string | undefined, key: string): boolean {
+  if (value === undefined) return false;
+  const match = /^bearer +(.*)$/is.exec(value.replace(/^[\t ]+|[\t ]+$/g, ''));
+  return match?.[1] === key;
+}
