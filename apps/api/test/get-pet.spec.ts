@@ -31,6 +31,12 @@ describe('getPet (GET /v1/pets/{petId}, deprecated)', () => {
     expectDeprecationHeaders(response);
   });
 
+  it('reads a petId with leading zeros as its number, however many', async () => {
+    const response = await get(`${'0'.repeat(30)}${pet.id}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(pet);
+  });
+
   it('dates the deprecation before the sunset', async () => {
     const deprecation = Number((await get(pet.id)).headers.get('deprecation')?.slice(1)) * 1000;
     expect(deprecation).toBeLessThan(Date.parse('2030-12-05T00:00:00Z'));
@@ -62,5 +68,24 @@ describe('getPet (GET /v1/pets/{petId}, deprecated)', () => {
 
   it('refuses query parameters, naming them', async () => {
     expect(await expectError(await get(`${pet.id}?verbose=1`), 400, 'validation_failed')).toContain('verbose');
+  });
+
+  it('answers many concurrent reads, of present and absent ids, each with its own pet', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name: `Many ${i}`, categoryId: i + 1 }) }).then(
+          (response) => response.json() as Promise<Pet>,
+        ),
+      ),
+    );
+    const absent = Math.max(...created.map((p) => p.id)) + 1000;
+    // Read together, three times over and interleaved with absent ids, so that lookups are batched.
+    const ids = [...created, ...created, ...created].map((p) => p.id).flatMap((id, i) => (i % 5 === 0 ? [id, absent + i] : [id]));
+    const responses = await Promise.all(ids.map((id) => get(id)));
+    for (const [i, response] of responses.entries()) {
+      const expected = created.find((p) => p.id === ids[i]);
+      if (expected) expect({ id: ids[i], body: await response.json() }).toEqual({ id: ids[i], body: expected });
+      else await expectError(response, 404, 'not_found');
+    }
   });
 });

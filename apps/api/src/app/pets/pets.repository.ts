@@ -5,6 +5,7 @@ import type { EntityManager, Repository } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
 import { bindNamed } from '../database/named-parameters';
 import { toSafeInteger } from '../database/safe-integer';
+import { BatchedLookup } from './batched-lookup';
 import { GroupCommit } from './group-commit';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from './idempotency/idempotency-key';
 import { PetEntity } from './pet.entity';
@@ -44,7 +45,11 @@ const COLUMNS = 'id, name, category_id AS "categoryId", status';
 const SQL = {
   page: `SELECT ${COLUMNS} FROM pets WHERE id > :afterId ORDER BY id LIMIT :take`,
   pageByStatus: `SELECT ${COLUMNS} FROM pets WHERE status = :status AND id > :afterId ORDER BY id LIMIT :take`,
-  byId: `SELECT ${COLUMNS} FROM pets WHERE id = :id`,
+  // One statement for any number of ids: SQLite reads them from a JSON array, PostgreSQL from an array parameter.
+  byIds: {
+    sqlite: `SELECT ${COLUMNS} FROM pets WHERE id IN (SELECT value FROM json_each(:ids))`,
+    postgres: `SELECT ${COLUMNS} FROM pets WHERE id = ANY(:ids)`,
+  },
   claim: `SELECT fingerprint, pet_id AS "petId" FROM idempotency_keys
           WHERE holder = :holder AND idempotency_key = :key AND created_at > :since`,
   // A transaction-scoped lock per key: a concurrent retry on another instance sees it taken instead of waiting,
@@ -66,29 +71,45 @@ const toEntity = (row: PetRow): PetEntity => ({
   status: row.status,
 });
 
+/**
+ * Lookups by id running at once; ids asked for meanwhile are looked up together once one of them is done. Two keep
+ * both cores of a small machine busy; more only split the same requests into smaller batches.
+ */
+const LOOKUPS_IN_FLIGHT = 2;
+
 /** The only place that talks to the `pets` table. */
 @Injectable()
 export class PetsRepository {
   // SQLite has one writer and an fsync per commit: creates that arrive together are committed together. PostgreSQL
   // runs concurrent commits side by side already, and its identity values may interleave between transactions.
   private readonly groupCommit?: GroupCommit<PendingCreate>;
+  private readonly byId: BatchedLookup<number, PetEntity>;
+  /** Pages by `status:afterId:take`: requests for the same page that wait together share one query. */
+  private readonly pages: BatchedLookup<string, PetEntity[]>;
 
   constructor(
     @InjectRepository(PetEntity) private readonly pets: Repository<PetEntity>,
     private readonly database: DatabaseConnection,
   ) {
-    if (pets.manager.connection.options.type === 'sqlite') this.groupCommit = new GroupCommit((batch) => this.insertMany(batch));
+    const sqlite = pets.manager.connection.options.type === 'sqlite';
+    if (sqlite) this.groupCommit = new GroupCommit((batch) => this.insertMany(batch));
+    const byIds = sqlite ? SQL.byIds.sqlite : SQL.byIds.postgres;
+    this.byId = new BatchedLookup(async (ids) => {
+      const rows = await this.select(byIds, { ids: sqlite ? JSON.stringify(ids) : ids });
+      return new Map(rows.map((row) => [row.id, row]));
+    }, LOOKUPS_IN_FLIGHT);
+    this.pages = new BatchedLookup(
+      async (keys) => new Map(await Promise.all(keys.map(async (key) => [key, await this.selectPage(pageQueryOf(key))] as const))),
+      LOOKUPS_IN_FLIGHT,
+    );
   }
 
-  findPage({ status, afterId, take }: PetPageQuery): Promise<PetEntity[]> {
-    return status === undefined
-      ? this.select(SQL.page, { afterId, take })
-      : this.select(SQL.pageByStatus, { status, afterId, take });
+  async findPage(query: PetPageQuery): Promise<PetEntity[]> {
+    return (await this.pages.load(pageKeyOf(query))) ?? [];
   }
 
   async findById(id: number): Promise<PetEntity | null> {
-    const [pet] = await this.select(SQL.byId, { id });
-    return pet ?? null;
+    return (await this.byId.load(id)) ?? null;
   }
 
   /** Inserts one pet: committed and synced when this resolves. */
@@ -112,6 +133,12 @@ export class PetsRepository {
       if (stored) return storedOutcome(stored);
       return { outcome: 'created', pet: { ...pet, id: await this.groupCommit.add({ pet, claim }) } };
     });
+  }
+
+  private selectPage({ status, afterId, take }: PetPageQuery): Promise<PetEntity[]> {
+    return status === undefined
+      ? this.select(SQL.page, { afterId, take })
+      : this.select(SQL.pageByStatus, { status, afterId, take });
   }
 
   /** Forgets idempotency keys created at or before `before` (epoch ms). */
@@ -170,6 +197,13 @@ export class PetsRepository {
   private async select(sql: string, parameters: Record<string, unknown>): Promise<PetEntity[]> {
     return (await this.database.read<PetRow>(sql, parameters)).map(toEntity);
   }
+}
+
+const pageKeyOf = ({ status, afterId, take }: PetPageQuery) => `${status ?? ''}:${afterId}:${take}`;
+
+function pageQueryOf(key: string): PetPageQuery {
+  const [status, afterId, take] = key.split(':');
+  return { status: status === '' ? undefined : (status as PetStatus), afterId: Number(afterId), take: Number(take) };
 }
 
 interface StoredClaim {
