@@ -20,6 +20,7 @@ import { requestIdHook } from './http/request-id.hook';
 import { recordRoutes } from './http/route-not-found';
 import { jsonBodyHook, routeHeadersHook } from './http/route-rules';
 import { useSecurity } from './http/security';
+import { syncHook } from './http/sync-hook';
 import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
 import { createLogger } from './logging/create-logger';
 import { RateLimits } from './rate-limit/rate-limits';
@@ -44,12 +45,13 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   recordRoutes(fastify);
   useJsonBodyParser(fastify);
   await useSecurity(app, config);
-  fastify.addHook('onRequest', requestIdHook);
-  fastify.addHook('onRequest', routeHeadersHook);
-  fastify.addHook('onRequest', requestBoundsHook);
-  fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), app.get(RateLimits)));
-  fastify.addHook('onRequest', rateLimitHook(app.get(RateLimits)));
-  fastify.addHook('onRequest', jsonBodyHook);
+  fastify.addHook('onRequest', syncHook(requestIdHook));
+  fastify.addHook('onRequest', syncHook(routeHeadersHook));
+  fastify.addHook('onRequest', syncHook(requestBoundsHook));
+  const limits = app.get(RateLimits);
+  fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), limits));
+  if (limits.perKeyEnabled) fastify.addHook('onRequest', rateLimitHook(limits));
+  fastify.addHook('onRequest', syncHook(jsonBodyHook));
   fastify.addHook('onSend', closeWhenStoppingHook(app.get(ShutdownState)));
   fastify.addHook('preClose', () => drainConnections(fastify.server));
   // After the last response, and before Nest's shutdown hooks, where TypeOrmModule's would close the database first.

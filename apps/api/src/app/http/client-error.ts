@@ -14,7 +14,10 @@ const MALFORMED: [number, ErrorCode, string] = [400, 'bad_request', 'The request
 
 /** Answers a request Node could not parse with the Error object, then closes the connection. */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // A request already answered on this connection (e.g. refused at its headers) whose remaining bytes Node then
+  // fails to parse: a second answer would be read as the reply to a request the client never meant to send.
+  const answering = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent === true;
+  if (error.code === 'ECONNRESET' || !socket.writable || answering) {
     socket.destroy();
     return;
   }

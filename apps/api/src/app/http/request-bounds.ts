@@ -21,7 +21,7 @@ const badFraming = (message: string) => new ApiException('bad_request', message,
  * answers, as Error objects, come from here; Node's limit remains the backstop for truly huge heads.
  * Node refuses most smuggling shapes itself (see client-error.ts); the ones it lets through are refused here.
  */
-export async function requestBoundsHook(request: FastifyRequest): Promise<void> {
+export function requestBoundsHook(request: FastifyRequest): void {
   if (request.raw.url && request.raw.url.length > REQUEST_BOUNDS.urlBytes) {
     throw new ApiException('uri_too_long', `The URL must not exceed ${REQUEST_BOUNDS.urlBytes} bytes.`);
   }

@@ -10,7 +10,7 @@ export interface RouteRules {
 }
 
 /** Sets the operation's own headers; runs before authentication so that a 401 carries them too. */
-export async function routeHeadersHook(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function routeHeadersHook(request: FastifyRequest, reply: FastifyReply): void {
   const { headers } = request.routeOptions.config as RouteRules;
   if (headers) reply.headers(headers);
 }
@@ -18,7 +18,7 @@ export async function routeHeadersHook(request: FastifyRequest, reply: FastifyRe
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 /** 415 for a body that is not JSON; runs after authentication, so strangers learn nothing from it. */
-export async function jsonBodyHook(request: FastifyRequest): Promise<void> {
+export function jsonBodyHook(request: FastifyRequest): void {
   const { jsonBody } = request.routeOptions.config as RouteRules;
   if (jsonBody && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
     throw new ApiException('unsupported_media_type', 'Content-Type must be application/json.');

@@ -13,9 +13,9 @@ const DRAIN_QUIET_MS = 250;
 
 /** Once shutdown began, every response retires its connection, including those to requests read before. */
 export function closeWhenStoppingHook(shutdown: ShutdownState) {
-  return async (_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+  return (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void => {
     if (shutdown.stopping) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   };
 }
 

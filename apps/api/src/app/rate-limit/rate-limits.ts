@@ -48,6 +48,11 @@ export class RateLimits implements OnApplicationShutdown {
     this.redis?.disconnect();
   }
 
+  /** False with RATE_LIMIT_RPS=0: no budget to spend, and no RateLimit headers. */
+  get perKeyEnabled(): boolean {
+    return this.perKey !== undefined;
+  }
+
   /** Takes one request from the key holder's budget: the headers to send, or a 429 once it is spent. */
   async consume(holder: string): Promise<Record<string, string>> {
     if (!this.perKey) return {};
