@@ -1,8 +1,7 @@
 // Issue 6's benchmark: the built service against a minimal node:http + better-sqlite3 server (the ceiling), on
 // fresh databases with the same rows, runs alternated A B A B so that drift on the machine hits both alike.
 // Usage: npm run bench -- [--rounds 3] [--duration 10] [--large | --smoke] [--out file.json]  (--help for all)
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +9,8 @@ import { cpuSnapshot, otherCores } from './cpu';
 import { LARGE_WORKLOADS, type Measurement, WORKLOADS, type Workload, measure } from './load';
 import { formatSpread, ratio, spread, table } from './report';
 import { migratedTemplate, seededCopy } from './seed';
-import { type RunningServer, SERVICE_MAIN, residentMb, startReference, startService, stopServer } from './servers';
+import { serviceBuild } from '../built-service';
+import { type RunningServer, residentMb, startReference, startService, stopServer } from './servers';
 
 const USAGE = `npm run bench -- [options]
   --rounds N        alternating rounds per workload (default 3)
@@ -193,7 +193,8 @@ function startupOf(servers: Record<string, RunningServer>) {
 
 async function main(): Promise<void> {
   const options = parseOptions();
-  if (!existsSync(SERVICE_MAIN)) throw new Error(`${SERVICE_MAIN} is missing: build the service first (npx nx build api)`);
+  // Tells which build of the service (changing under active work) these figures belong to.
+  const build = serviceBuild();
   process.stdout.write(
     `${options.mode}: ${options.mode === 'large' ? `${options.pets} vs ${LARGE_PETS}` : options.pets} pets, ${options.rounds} round(s) × ${options.duration} s, ` +
       `${options.connections} connections, service LOG_LEVEL=${options.logLevel}${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}; ` +
@@ -203,9 +204,7 @@ async function main(): Promise<void> {
   try {
     const result = options.mode === 'large' ? await large(options, dir) : await compare(options, dir);
     mkdirSync(dirname(options.out), { recursive: true });
-    // The digest tells which build of the service (changing under active work) these figures belong to.
-    const serviceBuild = createHash('sha256').update(readFileSync(SERVICE_MAIN)).digest('hex').slice(0, 16);
-    const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, serviceBuild, options };
+    const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, serviceBuild: build, options };
     writeFileSync(options.out, `${JSON.stringify({ ...meta, ...result }, null, 2)}\n`);
     const busiest = Math.max(...result.runs.filter((r) => r.round > 0).map((r) => r.otherCores));
     process.stdout.write(`\nother processes kept up to ${busiest.toFixed(2)} cores busy during a measured run\nraw results: ${options.out}\n`);

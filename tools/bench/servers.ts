@@ -1,14 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort, SERVICE_MAIN, START_NODE_OPTIONS } from '../built-service';
 
 export const API_KEY = 'bench-key-0123456789abcdef';
-const WORKSPACE = join(__dirname, '..', '..');
-/** The V8 flags the service runs with in production: package.json's config.node_options, used by `npm start`. */
-const START_NODE_OPTIONS: string = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8')).config.node_options;
-export const SERVICE_MAIN = join(WORKSPACE, 'dist', 'apps', 'api', 'main.js');
 const REFERENCE_MAIN = join(__dirname, 'reference-server.mjs');
 const START_TIMEOUT_MS = 60_000;
 
@@ -113,14 +109,5 @@ function statusOf(url: string, headers: Record<string, string>): Promise<number>
     });
     req.on('error', () => resolve(0));
     req.end();
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
   });
 }

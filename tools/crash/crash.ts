@@ -1,15 +1,14 @@
 // The crash harness: the built service under concurrent creates, killed with SIGKILL at random moments and restarted,
 // checked for acknowledged pets lost, names stored twice, ids reused and (SQLite) a damaged file.
 // Usage: npm run crash -- --cycles 50 [--database sqlite|postgres|both] (--help for all)
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { table } from '../bench/report';
 import { type CrashDatabase, type DatabaseKind, postgresDatabase, sqliteDatabase } from './databases';
 import { type Figures, passed, runCrashHarness } from './harness';
-import { SERVICE_MAIN } from './service';
+import { serviceBuild } from '../built-service';
 
 const USAGE = `npm run crash -- --cycles N [options]
   --cycles N          kill-and-restart cycles per database (required)
@@ -114,12 +113,11 @@ const FIGURE_COLUMNS: Array<[string, (f: Figures) => string]> = [
 
 async function main(): Promise<void> {
   const options = parseOptions();
-  if (!existsSync(SERVICE_MAIN)) throw new Error(`${SERVICE_MAIN} is missing: build the service first (npx nx build api)`);
-  // The digest tells which build of the service (changing under active work) these figures belong to.
-  const serviceBuild = createHash('sha256').update(readFileSync(SERVICE_MAIN)).digest('hex').slice(0, 16);
+  // Tells which build of the service (changing under active work) these figures belong to.
+  const build = serviceBuild();
   process.stdout.write(
     `crash harness: ${options.cycles} cycle(s) on ${options.databases.join(' and ')}, ${options.concurrency} clients, seed ${options.seed}; ` +
-      `service build ${serviceBuild}, node ${process.version}, ${cpus().length} CPUs\n`,
+      `service build ${build}, node ${process.version}, ${cpus().length} CPUs\n`,
   );
   const results: Figures[] = [];
   const failures: string[] = [];
@@ -133,7 +131,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table(FIGURE_COLUMNS.map(([name]) => name), results.map((f) => FIGURE_COLUMNS.map(([, cell]) => cell(f))))}\n`);
   if (options.out) {
     mkdirSync(dirname(options.out), { recursive: true });
-    writeFileSync(options.out, `${JSON.stringify({ seed: options.seed, cycles: options.cycles, serviceBuild, results, failures }, null, 2)}\n`);
+    writeFileSync(options.out, `${JSON.stringify({ seed: options.seed, cycles: options.cycles, serviceBuild: build, results, failures }, null, 2)}\n`);
   }
   const ok = !failures.length && results.every(passed);
   for (const failure of failures) process.stdout.write(`\n${failure}\n`);

@@ -1,12 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { freePort, SERVICE_MAIN, START_NODE_OPTIONS } from '../built-service';
 
-const WORKSPACE = join(__dirname, '..', '..');
-export const SERVICE_MAIN = join(WORKSPACE, 'dist', 'apps', 'api', 'main.js');
-/** The V8 flags of `npm start` (package.json config.node_options): the heap the service really runs with. */
-const NODE_OPTIONS: string = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8')).config.node_options;
 export const API_KEY = 'crash-key-0123456789abcdef';
 const READY_TIMEOUT_MS = 30_000;
 
@@ -36,7 +31,7 @@ export async function startService(databaseUrl: string, logFile: string): Promis
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
-      NODE_OPTIONS,
+      NODE_OPTIONS: START_NODE_OPTIONS,
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_BASE_URL: `${baseUrl}/v1`,
@@ -95,13 +90,4 @@ async function isReady(baseUrl: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
 }

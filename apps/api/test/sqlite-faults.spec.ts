@@ -32,4 +32,28 @@ const run = (db: Database, sql: string) => new Promise<void>((resolve, reject) =
     expect(after.status).toBe(201);
     expect(await sut.storedPets()).toHaveLength(1);
   });
+
+  it('does not spend an Idempotency-Key on a create that failed: the retry creates the pet once', async () => {
+    const other = new Database(sqlitePath(sut.database));
+    const create = () =>
+      fetch(`${sut.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { ...JSON_AUTH, 'idempotency-key': 'fault-1' },
+        body: '{"name":"Rex","categoryId":1}',
+      });
+    try {
+      await run(other, 'BEGIN EXCLUSIVE');
+      await expectError(await create(), 503, 'service_unavailable');
+      await run(other, 'ROLLBACK');
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+    const retry = await create();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const again = await create();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await retry.json());
+    expect(await sut.storedPets()).toHaveLength(1);
+  });
 });

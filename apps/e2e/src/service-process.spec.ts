@@ -27,6 +27,23 @@ describe('the service process', () => {
     expect(service.stdout()).not.toContain(TEST_KEY);
   });
 
+  it('writes the request log line within about a second, while it keeps running', async () => {
+    const service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: database() });
+    try {
+      await waitUntilLive(service);
+      await fetch(`${service.origin}/v1/pets?limit=3`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      // Lines are written in batches (logging/create-logger.ts), flushed at least once a second.
+      const deadline = Date.now() + 2_500;
+      while (!service.stdout().includes('"url":"/v1/pets?limit=3"') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(service.stdout()).toContain('"url":"/v1/pets?limit=3"');
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  });
+
   it('prints a development key once when no key is configured, and accepts it', async () => {
     const service = await spawnService({ DATABASE_URL: database() });
     try {

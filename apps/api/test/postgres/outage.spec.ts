@@ -85,6 +85,27 @@ describe('PostgreSQL outage', () => {
     process.stderr.write(`PostgreSQL hanging: every request answered 503 within ${slowest} ms\n`);
   });
 
+  it('answers reads queued behind a hanging lookup together with it, not one timeout later', async () => {
+    await proxy.start();
+    sut = await startApp({ database, env: env() });
+    const pet = (await (await create()).json()) as { id: number };
+
+    proxy.freeze();
+    const get = async (id: number) => {
+      const response = await fetch(`${sut?.origin}/v1/pets/${id}`, { headers: AUTH, signal: AbortSignal.timeout(10_000) });
+      return { response, at: Date.now() };
+    };
+    // The first read's lookup hangs; the second waits behind it for the next batch (pets/batched-lookup.ts).
+    const first = get(pet.id);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const secondSent = Date.now();
+    const [one, two] = await Promise.all([first, get(pet.id + 1)]);
+    for (const { response } of [one, two]) await expectError(response, 503, 'service_unavailable');
+    expect(two.at - one.at).toBeLessThan(1_000);
+    expect(two.at - secondSent).toBeLessThan(6_000);
+    proxy.thaw();
+  });
+
   it('starts while the database is unreachable, answers 503, and becomes ready once it is there', async () => {
     sut = await startApp({ database, env: env() });
     expect(await ready()).toBe(503);

@@ -10,23 +10,12 @@ import { IS_PUBLIC } from './public.decorator';
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
-  /** @Public() by handler: metadata never changes at run time, and this runs on every request. */
-  private readonly publicHandlers = new WeakMap<object, boolean>();
-
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (context.switchToHttp().getRequest<FastifyRequest>().apiKeyHolder !== undefined || this.isPublic(context)) return true;
+    // The request's own mark first: the metadata lookup is only needed for the few routes open without a key.
+    if (context.switchToHttp().getRequest<FastifyRequest>().apiKeyHolder !== undefined) return true;
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     throw unauthorized();
-  }
-
-  private isPublic(context: ExecutionContext): boolean {
-    const handler = context.getHandler();
-    let isPublic = this.publicHandlers.get(handler);
-    if (isPublic === undefined) {
-      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()]) === true;
-      this.publicHandlers.set(handler, isPublic);
-    }
-    return isPublic;
   }
 }

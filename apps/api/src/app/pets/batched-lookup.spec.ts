@@ -10,12 +10,13 @@ function controlledLookup() {
   return { calls, lookup };
 }
 
+const identity = (key: number) => key;
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe(BatchedLookup.name, () => {
   it('looks a key up at once when a lookup slot is free', async () => {
     const { calls, lookup } = controlledLookup();
-    const sut = new BatchedLookup(lookup, 2);
+    const sut = new BatchedLookup(identity, lookup, 2);
     const answer = sut.load(1);
     expect(calls.map((c) => c.keys)).toEqual([[1]]);
     calls[0].finish();
@@ -24,7 +25,7 @@ describe(BatchedLookup.name, () => {
 
   it('gathers the keys asked for while the slots are busy into one lookup, once each, answering every caller', async () => {
     const { calls, lookup } = controlledLookup();
-    const sut = new BatchedLookup(lookup, 1);
+    const sut = new BatchedLookup(identity, lookup, 1);
     const first = sut.load(1);
     const rest = [2, 3, 2, -4].map((key) => sut.load(key));
     expect(calls).toHaveLength(1);
@@ -37,7 +38,7 @@ describe(BatchedLookup.name, () => {
 
   it('never starts more lookups at once than allowed, nor batches larger than the maximum', async () => {
     const { calls, lookup } = controlledLookup();
-    const sut = new BatchedLookup(lookup, 2, 3);
+    const sut = new BatchedLookup(identity, lookup, 2, 3);
     const answers = Array.from({ length: 9 }, (_, i) => sut.load(i + 1));
     expect(calls.map((c) => c.keys)).toEqual([[1], [2]]);
     calls[0].finish();
@@ -54,7 +55,7 @@ describe(BatchedLookup.name, () => {
 
   it('fails a failed lookup\'s callers and those waiting behind it, then serves new callers', async () => {
     const { calls, lookup } = controlledLookup();
-    const sut = new BatchedLookup(lookup, 1);
+    const sut = new BatchedLookup(identity, lookup, 1);
     const failed = sut.load(1);
     const waiting = sut.load(2);
     calls[0].finish(new Error('database unreachable'));

@@ -3,40 +3,49 @@ interface Waiter<V> {
   reject: (error: unknown) => void;
 }
 
+interface Pending<Q, V> {
+  query: Q;
+  waiters: Array<Waiter<V>>;
+}
+
 /**
- * Looks keys up in batches: a key asked for while `maxInFlight` lookups are already running waits, with every
- * other key asked for meanwhile, for one lookup of them all. Each query costs a trip through the driver (on SQLite a
- * hop to the thread pool and back) that dwarfs reading one more row, so under load one query answers many requests;
- * alone, a key is looked up at once. Every answer still comes from the database, never from a copy.
+ * Looks queries up in batches: a query asked for while `maxInFlight` lookups are already running waits, with every
+ * other query asked for meanwhile, for one lookup of them all; equal queries (by `keyOf`) are looked up once. Each
+ * query costs a trip through the driver (on SQLite a hop to the thread pool and back) that dwarfs reading one more
+ * row, so under load one lookup answers many requests; alone, a query is looked up at once. A query only ever joins
+ * a lookup that has not started, so it sees everything committed before it was asked; nothing is cached.
  */
-export class BatchedLookup<K, V> {
-  private waiting = new Map<K, Array<Waiter<V>>>();
+export class BatchedLookup<Q, K, V> {
+  private waiting = new Map<K, Pending<Q, V>>();
   private inFlight = 0;
 
   /**
-   * @param lookup finds the values of the given keys (distinct, at most `maxBatch`); absent keys are left out.
+   * @param keyOf what makes two queries the same
+   * @param lookup answers the given queries (distinct, at most `maxBatch`) by key; keys without an answer are absent
    */
   constructor(
-    private readonly lookup: (keys: K[]) => Promise<Map<K, V>>,
+    private readonly keyOf: (query: Q) => K,
+    private readonly lookup: (queries: Q[]) => Promise<Map<K, V>>,
     private readonly maxInFlight: number,
     private readonly maxBatch = 200,
   ) {}
 
-  load(key: K): Promise<V | undefined> {
+  load(query: Q): Promise<V | undefined> {
     return new Promise((resolve, reject) => {
-      const waiters = this.waiting.get(key);
-      if (waiters) waiters.push({ resolve, reject });
-      else this.waiting.set(key, [{ resolve, reject }]);
+      const key = this.keyOf(query);
+      const pending = this.waiting.get(key);
+      if (pending) pending.waiters.push({ resolve, reject });
+      else this.waiting.set(key, { query, waiters: [{ resolve, reject }] });
       this.dispatch();
     });
   }
 
   private dispatch(): void {
     while (this.inFlight < this.maxInFlight && this.waiting.size > 0) {
-      const batch = new Map<K, Array<Waiter<V>>>();
-      for (const [key, waiters] of this.waiting) {
+      const batch = new Map<K, Pending<Q, V>>();
+      for (const [key, pending] of this.waiting) {
         if (batch.size === this.maxBatch) break;
-        batch.set(key, waiters);
+        batch.set(key, pending);
       }
       for (const key of batch.keys()) this.waiting.delete(key);
       this.inFlight += 1;
@@ -44,16 +53,16 @@ export class BatchedLookup<K, V> {
     }
   }
 
-  private async run(batch: Map<K, Array<Waiter<V>>>): Promise<void> {
+  private async run(batch: Map<K, Pending<Q, V>>): Promise<void> {
     try {
-      const found = await this.lookup([...batch.keys()]);
-      for (const [key, waiters] of batch) for (const waiter of waiters) waiter.resolve(found.get(key));
+      const found = await this.lookup([...batch.values()].map((pending) => pending.query));
+      for (const [key, { waiters }] of batch) for (const waiter of waiters) waiter.resolve(found.get(key));
     } catch (error) {
       // Those waiting behind a failed lookup fail with it rather than wait out another (a database that hangs
       // would otherwise hold them for a timeout each time round).
       const waiting = this.waiting;
       this.waiting = new Map();
-      for (const waiters of [...batch.values(), ...waiting.values()]) for (const waiter of waiters) waiter.reject(error);
+      for (const { waiters } of [...batch.values(), ...waiting.values()]) for (const waiter of waiters) waiter.reject(error);
     } finally {
       this.inFlight -= 1;
       this.dispatch();

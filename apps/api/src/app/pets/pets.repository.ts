@@ -83,9 +83,9 @@ export class PetsRepository {
   // SQLite has one writer and an fsync per commit: creates that arrive together are committed together. PostgreSQL
   // runs concurrent commits side by side already, and its identity values may interleave between transactions.
   private readonly groupCommit?: GroupCommit<PendingCreate>;
-  private readonly byId: BatchedLookup<number, PetEntity>;
+  private readonly byId: BatchedLookup<number, number, PetEntity>;
   /** Pages by `status:afterId:take`: requests for the same page that wait together share one query. */
-  private readonly pages: BatchedLookup<string, PetEntity[]>;
+  private readonly pages: BatchedLookup<PetPageQuery, string, PetEntity[]>;
 
   constructor(
     @InjectRepository(PetEntity) private readonly pets: Repository<PetEntity>,
@@ -94,18 +94,19 @@ export class PetsRepository {
     const sqlite = pets.manager.connection.options.type === 'sqlite';
     if (sqlite) this.groupCommit = new GroupCommit((batch) => this.insertMany(batch));
     const byIds = sqlite ? SQL.byIds.sqlite : SQL.byIds.postgres;
-    this.byId = new BatchedLookup(async (ids) => {
+    this.byId = new BatchedLookup((id) => id, async (ids) => {
       const rows = await this.select(byIds, { ids: sqlite ? JSON.stringify(ids) : ids });
       return new Map(rows.map((row) => [row.id, row]));
     }, LOOKUPS_IN_FLIGHT);
     this.pages = new BatchedLookup(
-      async (keys) => new Map(await Promise.all(keys.map(async (key) => [key, await this.selectPage(pageQueryOf(key))] as const))),
+      pageKeyOf,
+      async (queries) => new Map(await Promise.all(queries.map(async (query) => [pageKeyOf(query), await this.selectPage(query)] as const))),
       LOOKUPS_IN_FLIGHT,
     );
   }
 
   async findPage(query: PetPageQuery): Promise<PetEntity[]> {
-    return (await this.pages.load(pageKeyOf(query))) ?? [];
+    return (await this.pages.load(query)) ?? [];
   }
 
   async findById(id: number): Promise<PetEntity | null> {
@@ -200,11 +201,6 @@ export class PetsRepository {
 }
 
 const pageKeyOf = ({ status, afterId, take }: PetPageQuery) => `${status ?? ''}:${afterId}:${take}`;
-
-function pageQueryOf(key: string): PetPageQuery {
-  const [status, afterId, take] = key.split(':');
-  return { status: status === '' ? undefined : (status as PetStatus), afterId: Number(afterId), take: Number(take) };
-}
 
 interface StoredClaim {
   fingerprint: string;
