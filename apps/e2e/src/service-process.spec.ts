@@ -1,7 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnService, TEST_KEY, waitUntilLive } from './support/service';
+import { freePort, spawnService, TEST_KEY, waitUntilLive } from './support/service';
+
+const WORKSPACE = join(__dirname, '../../..');
 
 // The built service as `npm start` runs it: configuration, the development key, and a clean stop.
 describe('the service process', () => {
@@ -25,6 +28,30 @@ describe('the service process', () => {
     const lines = service.stdout().trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.some((line) => line.reqId && line.url === '/v1/pets' && line.statusCode === 200)).toBe(true);
     expect(service.stdout()).not.toContain(TEST_KEY);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops cleanly when `npm start` itself gets %s, as from a process manager', async (signal) => {
+    const port = await freePort();
+    const file = join(dir, 'petstore.sqlite');
+    // --ignore-scripts skips prestart's build (done before this suite); `start` itself still runs.
+    const npm = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
+      cwd: WORKSPACE,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${file}` },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    const origin = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !(await fetch(`${origin}/health/ready`).then((r) => r.ok, () => false))) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200);
+
+    npm.kill(signal);
+    expect(await exited).toBe(0);
+    // The service itself stopped (no orphan left serving) and closed its database: the WAL is checkpointed away.
+    await expect(fetch(`${origin}/health/live`)).rejects.toThrow();
+    expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
   it('writes the request log line within about a second, while it keeps running', async () => {
