@@ -68,6 +68,13 @@ describe('getPet (GET /v1/pets/{petId}, deprecated)', () => {
 
   it('refuses query parameters, naming them', async () => {
     expect(await expectError(await get(`${pet.id}?verbose=1`), 400, 'validation_failed')).toContain('verbose');
+    expect(await expectError(await get(`${pet.id}?verbose=1&__proto__=x`), 400, 'validation_failed')).toBe(
+      'Invalid query parameters: unknown query parameter "verbose" is not allowed; unknown query parameter "__proto__" is not allowed.',
+    );
+  });
+
+  it('refuses query parameters before it looks at the id', async () => {
+    expect(await expectError(await get('abc?verbose=1'), 400, 'validation_failed')).toContain('verbose');
   });
 
   it('answers many concurrent reads, of present and absent ids, each with its own pet', async () => {

@@ -8,6 +8,7 @@ describe('logs', () => {
   afterAll(() => sut.close());
 
   it('writes one JSON line per request with its request id, method, URL and status', async () => {
+    const before = Date.now();
     const response = await fetch(`${sut.origin}/v1/pets?limit=3`, { headers: { ...AUTH, 'x-request-id': 'log-test-1' } });
     expect(response.status).toBe(200);
     const lines = sut.logs().filter((line) => line.reqId === 'log-test-1');
@@ -15,6 +16,11 @@ describe('logs', () => {
       expect.objectContaining({ method: 'GET', url: '/v1/pets?limit=3', statusCode: 200, msg: 'request completed' }),
     ]);
     expect(lines[0].responseTimeMs).toEqual(expect.any(Number));
+    expect(lines[0]).toMatchObject({ level: 30, service: 'petstore' });
+    // An ISO time of this request, not one kept from an earlier line.
+    expect(lines[0].time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Date.parse(lines[0].time as string)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(lines[0].time as string)).toBeLessThanOrEqual(Date.now());
   });
 
   it('never writes a key, whether accepted, refused or sent in a body', async () => {

@@ -24,7 +24,8 @@ interface CachedLookup {
  */
 @Injectable()
 export class ApiKeysService {
-  private readonly configured: Buffer[];
+  /** Keys from API_KEYS: their digests, and the holder names derived from them once. */
+  private readonly configured: { digest: Buffer; holder: string }[];
   private readonly cache = new Map<string, CachedLookup>();
   private readonly touched = new Map<number, number>();
 
@@ -33,18 +34,20 @@ export class ApiKeysService {
     private readonly store: ApiKeyStore,
     private readonly database: DatabaseConnection,
   ) {
-    this.configured = config.get('apiKeys', { infer: true }).map(hashApiKey);
+    this.configured = config.get('apiKeys', { infer: true }).map((key) => {
+      const digest = hashApiKey(key);
+      return { digest, holder: `env:${digest.toString('hex').slice(0, 16)}` };
+    });
   }
 
   /** The holder of the key (`env:…` or `key:<id>`), or undefined when the key is not accepted. */
   async authenticate(presented: string, now = Date.now()): Promise<string | undefined> {
     const digest = hashApiKey(presented);
-    let configured = false;
-    for (const known of this.configured) configured = timingSafeEqual(known, digest) || configured;
-    const hex = digest.toString('hex');
-    if (configured) return `env:${hex.slice(0, 16)}`;
+    let configured: string | undefined;
+    for (const known of this.configured) if (timingSafeEqual(known.digest, digest)) configured = known.holder;
+    if (configured !== undefined) return configured;
 
-    const { record } = await this.lookup(hex, now);
+    const { record } = await this.lookup(digest.toString('hex'), now);
     if (!record || !isActive(record, now)) return undefined;
     this.touch(record.id, now);
     return `key:${record.id}`;

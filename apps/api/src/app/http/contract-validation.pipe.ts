@@ -7,36 +7,49 @@ const WHERE = { body: ['Invalid request body', 'field'], query: ['Invalid query 
 
 /**
  * Validates bodies and queries against the contract's decorated classes: no type coercion, unknown
- * properties refused, and every invalid property reported at once in one sentence.
+ * properties refused, and every invalid property reported at once in one sentence. Anything else passes through
+ * synchronously: Nest runs this global pipe on every parameter, and an async pass-through would cost each one a
+ * promise.
  */
 @Injectable()
 export class ContractValidationPipe implements PipeTransform {
-  async transform(value: unknown, { type, metatype }: ArgumentMetadata): Promise<unknown> {
+  transform(value: unknown, { type, metatype }: ArgumentMetadata): unknown {
     if ((type !== 'body' && type !== 'query') || !metatype || metatype === Object) return value;
-    const [prefix, noun] = WHERE[type];
+    const [prefix] = WHERE[type];
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw validationFailed(`${prefix}: it must be a JSON object.`);
     }
-    const keys = Object.keys(value);
     // Every query parameter of the interface is optional, so an empty query is valid as it stands; most requests
     // send none, and validating an empty object costs a transform and a validation pass each time.
-    if (type === 'query' && keys.length === 0) return new (metatype as new () => object)();
-    const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
-    // class-transformer drops, without a word, every key the instance inherits (`__proto__`, `constructor`,
-    // `toString`, `hasOwnProperty`...), which would hide them from the unknown-property check.
-    const skipped = keys.filter((key) => !Object.hasOwn(instance, key));
-    const errors = await validate(instance, {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      // Off because NoQuery has no rules at all; the object check above already refuses non-objects.
-      forbidUnknownValues: false,
-      stopAtFirstError: true,
-      validationError: { target: false, value: false },
-    });
-    const problems = [...skipped.map((key) => unknownProperty(key, noun)), ...errors.map((e) => describe(e, noun))];
-    if (problems.length > 0) throw validationFailed(`${prefix}: ${problems.join('; ')}.`);
-    return instance;
+    if (type === 'query' && Object.keys(value).length === 0) return new (metatype as new () => object)();
+    return validated(value, type, metatype as new () => object);
   }
+}
+
+/** The sentence that refuses the given unknown properties of a body or query. */
+export function describeUnknown(type: 'body' | 'query', keys: readonly string[]): string {
+  const [prefix, noun] = WHERE[type];
+  return `${prefix}: ${keys.map((key) => unknownProperty(key, noun)).join('; ')}.`;
+}
+
+async function validated(value: object, type: 'body' | 'query', metatype: new () => object): Promise<object> {
+  const [prefix, noun] = WHERE[type];
+  const keys = Object.keys(value);
+  const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
+  // class-transformer drops, without a word, every key the instance inherits (`__proto__`, `constructor`,
+  // `toString`, `hasOwnProperty`...), which would hide them from the unknown-property check.
+  const skipped = keys.filter((key) => !Object.hasOwn(instance, key));
+  const errors = await validate(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    // The object check above already refuses non-objects, which is all this would add.
+    forbidUnknownValues: false,
+    stopAtFirstError: true,
+    validationError: { target: false, value: false },
+  });
+  const problems = [...skipped.map((key) => unknownProperty(key, noun)), ...errors.map((e) => describe(e, noun))];
+  if (problems.length > 0) throw validationFailed(`${prefix}: ${problems.join('; ')}.`);
+  return instance;
 }
 
 function describe(error: ValidationError, noun: string): string {

@@ -21,6 +21,10 @@ export function requestId(request: IncomingMessage): string {
 export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
   return {
     loggerInstance: logger,
+    // Fastify gives each request's child logger the route's log level, '' when none is set, and pino then rebuilds
+    // the child's level methods on every request; a child at its parent's level needs no options at all.
+    childLoggerFactory: (parent, bindings, options) =>
+      options.level || options.serializers ? parent.child(bindings, options) : parent.child(bindings),
     logController: new RequestLogController(),
     genReqId: requestId,
     requestIdHeader: false,

@@ -11,13 +11,26 @@ function stdout(): DestinationStream {
   return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 });
 }
 
+let stampedAt = Number.NaN;
+let stamp = '';
+
+/** pino's ISO `time`, formatted at most once per millisecond: under load many lines share one. */
+function isoTime(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return stamp;
+}
+
 /** JSON lines on stdout. Credentials are censored wherever they would appear, as a second line of defence. */
 export function createLogger(level: LogLevel, destination: DestinationStream = stdout()): Logger {
   return pino(
     {
       level,
       base: { service: 'petstore' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime,
       redact: {
         paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey'],
         censor: '[redacted]',

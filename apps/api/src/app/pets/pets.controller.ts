@@ -7,7 +7,6 @@ import type { Pet } from '@petstore/contract';
 import { ListPetsQueryDto, NewPetDto } from '@petstore/contract/dto';
 import { ApiKeyHolder } from '../auth/api-key-holder.decorator';
 import type { AppConfig } from '../config/app-config';
-import { NoQuery } from '../http/no-query';
 import type { RouteRules } from '../http/route-rules';
 import { GET_PET_HEADERS } from './get-pet.headers';
 import { IdempotencyKeyHeader } from './idempotency/idempotency-key.decorator';
@@ -41,10 +40,9 @@ export class PetsController {
   @Post()
   @RouteSchema(CREATE_PET_SCHEMA)
   @HttpCode(201)
-  @RouteConfig({ jsonBody: true } satisfies RouteRules)
+  @RouteConfig({ jsonBody: true, noQuery: true } satisfies RouteRules)
   @CreatePetDocs()
   async createPet(
-    @Query() _query: NoQuery,
     @IdempotencyKeyHeader() idempotencyKey: string | undefined,
     @Body() newPet: NewPetDto,
     @ApiKeyHolder() holder: string,
@@ -58,10 +56,10 @@ export class PetsController {
 
   @Get(':petId')
   @RouteSchema(GET_PET_SCHEMA)
-  @RouteConfig({ headers: GET_PET_HEADERS } satisfies RouteRules)
+  @RouteConfig({ headers: GET_PET_HEADERS, noQuery: true } satisfies RouteRules)
   @GetPetDocs()
   @ApiParam({ name: 'petId', description: 'Identifier of the animal.', schema: { type: 'integer', format: 'int64' } })
-  getPet(@Param('petId', PetIdPipe) petId: number, @Query() _query: NoQuery): Promise<Pet> {
+  getPet(@Param('petId', PetIdPipe) petId: number): Promise<Pet> {
     return this.pets.getPet(petId);
   }
 }
