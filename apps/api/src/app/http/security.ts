@@ -38,6 +38,9 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+/** Swagger UI, its files and the OpenAPI document: the only pages this service serves. */
+const DOCS_PATH = /^\/docs(?:[/?]|$)/;
+
 /**
  * Security headers on every response (helmet) and, when `CORS_ORIGINS` lists origins, CORS for exactly those.
  * Call before adding the other request hooks: Fastify runs them in order and one that throws (a 401) skips the rest.
@@ -47,7 +50,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 export async function useSecurity(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   // Swagger UI's "Try it out" calls the servers the OpenAPI document names.
   const servers = [config.publicBaseUrl, config.stagingBaseUrl].flatMap((url) => (url ? [new URL(url).origin] : []));
-  const headers = helmetHeaders({
+  const docsHeaders = helmetHeaders({
     contentSecurityPolicy: {
       directives: {
         connectSrc: ["'self'", ...new Set(servers)],
@@ -57,11 +60,17 @@ export async function useSecurity(app: NestFastifyApplication, config: AppConfig
       },
     },
   });
+  // Everything else is JSON, which loads nothing and is never to be framed: the policy OWASP recommends for APIs.
+  // It is also some 300 bytes shorter than the page's, on every response; header bytes cost measurable throughput.
+  const apiHeaders = helmetHeaders({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    frameguard: { action: 'deny' },
+  });
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onRequest', (_request, reply, done) => {
-      reply.headers(headers);
+    .addHook('onRequest', (request, reply, done) => {
+      reply.headers(DOCS_PATH.test(request.url) ? docsHeaders : apiHeaders);
       done();
     });
   if (config.corsOrigins.length === 0) return;
