@@ -177,6 +177,11 @@ describe('createPet (POST /v1/pets)', () => {
       });
       expect(await expectError(response, 400, 'validation_failed')).toContain('dryRun');
     });
+
+    it('reports a body it cannot read before the query', async () => {
+      const response = await fetch(`${sut.origin}/v1/pets?dryRun=true`, { method: 'POST', headers: JSON_AUTH, body: '{"name":' });
+      await expectError(response, 400, 'malformed_json');
+    });
   });
 
   describe('media type and size', () => {

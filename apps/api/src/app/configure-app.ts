@@ -18,7 +18,7 @@ import { useJsonBodyParser } from './http/json-body.parser';
 import { requestBoundsHook } from './http/request-bounds';
 import { requestIdHook } from './http/request-id.hook';
 import { recordRoutes } from './http/route-not-found';
-import { requestShapeHook, routeHeadersHook } from './http/route-rules';
+import { jsonBodyHook, noQueryHook, routeHeadersHook } from './http/route-rules';
 import { useSecurity } from './http/security';
 import { syncHook } from './http/sync-hook';
 import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
@@ -51,7 +51,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   const limits = app.get(RateLimits);
   fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), limits));
   if (limits.perKeyEnabled) fastify.addHook('onRequest', rateLimitHook(limits));
-  fastify.addHook('onRequest', syncHook(requestShapeHook));
+  fastify.addHook('onRequest', syncHook(jsonBodyHook));
+  fastify.addHook('preValidation', syncHook(noQueryHook));
   fastify.addHook('onSend', closeWhenStoppingHook(app.get(ShutdownState)));
   fastify.addHook('preClose', () => drainConnections(fastify.server));
   // After the last response, and before Nest's shutdown hooks, where TypeOrmModule's would close the database first.

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 /**
- * A request check that never waits, as an onRequest hook in Fastify's callback form: an async hook costs a promise
+ * A request check that never waits, as a request hook (onRequest, preValidation) in Fastify's callback form: an async hook costs a promise
  * and a turn of the microtask queue on every request, for nothing when there is nothing to wait for.
  */
 export function syncHook(check: (request: FastifyRequest, reply: FastifyReply) => void) {
