@@ -18,7 +18,7 @@ import { useJsonBodyParser } from './http/json-body.parser';
 import { requestBoundsHook } from './http/request-bounds';
 import { requestIdHook } from './http/request-id.hook';
 import { recordRoutes } from './http/route-not-found';
-import { jsonBodyHook, noQueryHook, routeHeadersHook } from './http/route-rules';
+import { routeHeadersHook, useRouteRules } from './http/route-rules';
 import { useSecurity } from './http/security';
 import { syncHook } from './http/sync-hook';
 import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
@@ -43,6 +43,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   recordRoutes(fastify);
+  // The checks a route declares for itself (415, query parameters) run after the global request hooks below.
+  useRouteRules(fastify);
   useJsonBodyParser(fastify);
   await useSecurity(app, config);
   fastify.addHook('onRequest', syncHook(requestIdHook));
@@ -51,8 +53,6 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   const limits = app.get(RateLimits);
   fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), limits));
   if (limits.perKeyEnabled) fastify.addHook('onRequest', rateLimitHook(limits));
-  fastify.addHook('onRequest', syncHook(jsonBodyHook));
-  fastify.addHook('preValidation', syncHook(noQueryHook));
   fastify.addHook('onSend', closeWhenStoppingHook(app.get(ShutdownState)));
   fastify.addHook('preClose', () => drainConnections(fastify.server));
   // After the last response, and before Nest's shutdown hooks, where TypeOrmModule's would close the database first.

@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiException, validationFailed } from '../errors/api.exception';
 import { describeUnknown } from './contract-validation.pipe';
+import { syncHook } from './sync-hook';
 
-/** What an operation declares about itself with `@RouteConfig(...)`, applied by the request hooks below. */
+/** What an operation declares about itself with `@RouteConfig(...)`. */
 export interface RouteRules {
   /** Headers of every response of the operation, errors included (e.g. getPet's Deprecation and Sunset). */
   headers?: Readonly<Record<string, string>>;
@@ -15,28 +16,41 @@ export interface RouteRules {
   noQuery?: boolean;
 }
 
-/** Sets the operation's own headers; runs before authentication so that a 401 carries them too. */
+/**
+ * Sets the operation's own headers. A global hook, added before authentication, so that a 401 carries them too
+ * (a route's own hooks run after every global one).
+ */
 export function routeHeadersHook(request: FastifyRequest, reply: FastifyReply): void {
   const { headers } = request.routeOptions.config as RouteRules;
   if (headers) reply.headers(headers);
 }
 
+/**
+ * Gives each route declaring `jsonBody` or `noQuery` its own check, so that no other request pays for them. A route's
+ * onRequest hooks run after the global ones, so the media type (415) is checked after authentication and before the
+ * body is read; the query is checked once the body is read (preValidation), so that a body that cannot be read (too
+ * large, not JSON) is reported first, and then alongside the body, as the validation pipe does. Call before routes
+ * are registered.
+ */
+export function useRouteRules(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    const { jsonBody, noQuery } = (route.config ?? {}) as RouteRules;
+    if (jsonBody) route.onRequest = [...asList(route.onRequest), syncHook(refuseNonJsonBody)];
+    if (noQuery) route.preValidation = [...asList(route.preValidation), syncHook(refuseQuery)];
+  });
+}
+
+const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
-/** 415 for a body that is not JSON; runs after authentication, so strangers learn nothing from it. */
-export function jsonBodyHook(request: FastifyRequest): void {
-  const { jsonBody } = request.routeOptions.config as RouteRules;
-  if (jsonBody && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
+function refuseNonJsonBody(request: FastifyRequest): void {
+  if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
     throw new ApiException('unsupported_media_type', 'Content-Type must be application/json.');
   }
 }
 
-/**
- * 400 naming the query parameters an operation does not take. Runs once the body is read, so that a body that cannot
- * be read (too large, not JSON) is reported first; it is then checked alongside the query, as by the validation pipe.
- */
-export function noQueryHook(request: FastifyRequest): void {
-  if (!(request.routeOptions.config as RouteRules).noQuery) return;
+function refuseQuery(request: FastifyRequest): void {
   const unknown = Object.keys(request.query as object);
   if (unknown.length > 0) throw validationFailed(describeUnknown('query', unknown));
 }

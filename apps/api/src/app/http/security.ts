@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config';
+import { DOCS_PATH } from '../docs/setup-docs';
 
 /** Request headers a browser may send cross-origin: the key, the body's type, and the ones the API reads. */
 const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-request-id'] as const;
@@ -39,7 +40,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /** Swagger UI, its files and the OpenAPI document: the only pages this service serves. */
-const DOCS_PATH = /^\/docs(?:[/?]|$)/;
+const DOCS_URL = new RegExp(`^/${DOCS_PATH}(?:[/?]|$)`);
 
 /**
  * Security headers on every response (helmet) and, when `CORS_ORIGINS` lists origins, CORS for exactly those.
@@ -70,7 +71,7 @@ export async function useSecurity(app: NestFastifyApplication, config: AppConfig
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (request, reply, done) => {
-      reply.headers(DOCS_PATH.test(request.url) ? docsHeaders : apiHeaders);
+      reply.headers(DOCS_URL.test(request.url) ? docsHeaders : apiHeaders);
       done();
     });
   if (config.corsOrigins.length === 0) return;
