@@ -1,3 +1,5 @@
+// First: V8 flags that must hold before the service allocates anything.
+import './v8-flags';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app/configure-app';
 import { ConfigError, loadConfig } from './app/config/app-config';
