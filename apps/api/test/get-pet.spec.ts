@@ -68,6 +68,7 @@ describe('getPet (GET /v1/pets/{petId}, deprecated)', () => {
 
   it('refuses query parameters, naming them', async () => {
     expect(await expectError(await get(`${pet.id}?verbose=1`), 400, 'validation_failed')).toContain('verbose');
+    expectDeprecationHeaders(await get(`${pet.id}?verbose=1`));
     expect(await expectError(await get(`${pet.id}?verbose=1&__proto__=x`), 400, 'validation_failed')).toBe(
       'Invalid query parameters: unknown query parameter "verbose" is not allowed; unknown query parameter "__proto__" is not allowed.',
     );
@@ -75,6 +76,18 @@ describe('getPet (GET /v1/pets/{petId}, deprecated)', () => {
 
   it('refuses query parameters before it looks at the id', async () => {
     expect(await expectError(await get('abc?verbose=1'), 400, 'validation_failed')).toContain('verbose');
+  });
+
+  it('carries the deprecation headers on 429 too', async () => {
+    const limited = await startApp({ env: { RATE_LIMIT_RPS: '2' } });
+    try {
+      const responses = await Promise.all(Array.from({ length: 5 }, () => fetch(`${limited.origin}/v1/pets/${pet.id}`, { headers: AUTH })));
+      const refused = responses.find((response) => response.status === 429) as Response;
+      await expectError(refused, 429, 'rate_limited');
+      expectDeprecationHeaders(refused);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('answers many concurrent reads, of present and absent ids, each with its own pet', async () => {

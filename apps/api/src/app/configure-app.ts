@@ -18,7 +18,7 @@ import { useJsonBodyParser } from './http/json-body.parser';
 import { requestBoundsHook } from './http/request-bounds';
 import { requestIdHook } from './http/request-id.hook';
 import { recordRoutes } from './http/route-not-found';
-import { routeHeadersHook, useRouteRules } from './http/route-rules';
+import { useRouteRules } from './http/route-rules';
 import { useSecurity } from './http/security';
 import { syncHook } from './http/sync-hook';
 import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
@@ -43,12 +43,11 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   recordRoutes(fastify);
-  // The checks a route declares for itself (415, query parameters) run after the global request hooks below.
+  // What a route declares for itself (its headers, 415, query parameters); the checks run after the global hooks below.
   useRouteRules(fastify);
   useJsonBodyParser(fastify);
   await useSecurity(app, config);
   fastify.addHook('onRequest', syncHook(requestIdHook));
-  fastify.addHook('onRequest', syncHook(routeHeadersHook));
   fastify.addHook('onRequest', syncHook(requestBoundsHook));
   const limits = app.get(RateLimits);
   fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), limits));

@@ -36,6 +36,10 @@ describe(ApiKeysService.name, () => {
   it('accepts every configured key without touching the database, naming the holder by digest', async () => {
     for (const key of configured) expect(await sut.authenticate(key)).toMatch(/^env:[0-9a-f]{16}$/);
     expect(store.findByHash).not.toHaveBeenCalled();
+    // Each key is its own holder (limits and idempotency keys are per holder), the same one on every request.
+    const holders = await Promise.all(configured.map((key) => sut.authenticate(key)));
+    expect(new Set(holders).size).toBe(configured.length);
+    expect(await Promise.all(configured.map((key) => sut.authenticate(key)))).toEqual(holders);
   });
 
   it('accepts a stored key, naming the holder by id and recording its use', async () => {

@@ -42,7 +42,7 @@ async function validated(value: object, type: 'body' | 'query', metatype: new ()
   const errors = await validate(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
-    // The object check above already refuses non-objects, which is all this would add.
+    // transform() has refused non-objects already, which is all this would add.
     forbidUnknownValues: false,
     stopAtFirstError: true,
     validationError: { target: false, value: false },

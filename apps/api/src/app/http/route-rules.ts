@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import { ApiException, validationFailed } from '../errors/api.exception';
 import { describeUnknown } from './contract-validation.pipe';
 import { syncHook } from './sync-hook';
@@ -17,30 +17,30 @@ export interface RouteRules {
 }
 
 /**
- * Sets the operation's own headers. A global hook, added before authentication, so that a 401 carries them too
- * (a route's own hooks run after every global one).
- */
-export function routeHeadersHook(request: FastifyRequest, reply: FastifyReply): void {
-  const { headers } = request.routeOptions.config as RouteRules;
-  if (headers) reply.headers(headers);
-}
-
-/**
- * Gives each route declaring `jsonBody` or `noQuery` its own check, so that no other request pays for them. A route's
- * onRequest hooks run after the global ones, so the media type (415) is checked after authentication and before the
- * body is read; the query is checked once the body is read (preValidation), so that a body that cannot be read (too
- * large, not JSON) is reported first, and then alongside the body, as the validation pipe does. Call before routes
- * are registered.
+ * Gives each route the checks and headers it declares, so that no other request pays for them. A route's onRequest
+ * hooks run after the global ones, so the media type (415) is checked after authentication and before the body is
+ * read; the query is checked once the body is read (preValidation), so that a body that cannot be read (too large,
+ * not JSON) is reported first, and then alongside the body, as the validation pipe does. The headers are set in the
+ * route's onSend, which every answer of the route passes through, including the errors of the global request hooks
+ * (401, 429, 414/431). Call before routes are registered.
  */
 export function useRouteRules(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
-    const { jsonBody, noQuery } = (route.config ?? {}) as RouteRules;
+    const { headers, jsonBody, noQuery } = (route.config ?? {}) as RouteRules;
+    if (headers) route.onSend = [...asList(route.onSend), withHeaders(headers)];
     if (jsonBody) route.onRequest = [...asList(route.onRequest), syncHook(refuseNonJsonBody)];
     if (noQuery) route.preValidation = [...asList(route.preValidation), syncHook(refuseQuery)];
   });
 }
 
 const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+function withHeaders(headers: Readonly<Record<string, string>>): onSendHookHandler {
+  return (_request, reply, payload, done) => {
+    reply.headers(headers);
+    done(null, payload);
+  };
+}
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
