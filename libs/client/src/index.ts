@@ -1,8 +1,9 @@
 export { PetstoreClient } from './lib/petstore-client';
-export type { CreatePetOptions, IteratePetsParams, ListPetsParams, PetPage } from './lib/petstore-client';
+export type { CreatePetOptions, IteratePetsParams, ListPetsParams, PetPage, RequestOptions } from './lib/petstore-client';
 export { LOCAL_BASE_URL, baseUrlFor } from './lib/options';
 export type { PetstoreClientOptions, PetstoreEnvironments, PetstoreLogger } from './lib/options';
 export {
+  AbortError,
   BadRequestError,
   ConflictError,
   ConnectionError,

@@ -70,6 +70,18 @@ export class ConnectionError extends PetstoreError {
   override name = 'ConnectionError';
 }
 
+/**
+ * The caller's `signal` aborted the call, before it was sent, during an attempt or while waiting to retry;
+ * nothing more is sent for it. `cause` is the signal's `reason`.
+ */
+export class AbortError extends PetstoreError {
+  override name = 'AbortError';
+
+  constructor(options?: ErrorOptions) {
+    super('The request was aborted.', options);
+  }
+}
+
 /** No complete response within `timeoutMs`. */
 export class TimeoutError extends PetstoreError {
   override name = 'TimeoutError';

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { PetStatus, type Pet } from '@petstore/contract';
 import {
+  AbortError,
   BadRequestError,
   ConflictError,
   ConnectionError,
@@ -15,13 +16,25 @@ import {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from './errors';
-import { PetstoreClient } from './petstore-client';
+import { PetstoreClient, type PetPage } from './petstore-client';
 import { json, scriptedFetch } from './testing';
 
 const KEY = 'pk_client_canary_29f1c7';
 const BASE = 'https://pets.example.com/v1';
 const rex: Pet = { id: 1, name: 'Rex', categoryId: 2, status: PetStatus.Available };
 const problem = (status: number, code: string, message = `${code} happened.`) => json(status, { code, message, status }, { 'x-request-id': 'req-1' });
+
+/** A fetch that never answers, and rejects as the platform's does when its signal aborts. */
+function hangingFetch() {
+  const calls: RequestInit[] = [];
+  const fetch = (_input: unknown, init: RequestInit = {}) => {
+    calls.push(init);
+    return new Promise<Response>((_resolve, reject) =>
+      init.signal?.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError'))),
+    );
+  };
+  return { fetch: fetch as typeof globalThis.fetch, calls };
+}
 
 function client(fetch: typeof globalThis.fetch, options: Partial<ConstructorParameters<typeof PetstoreClient>[0]> = {}) {
   const logger = { warn: jest.fn() };
@@ -63,6 +76,14 @@ describe(PetstoreClient.name, () => {
       expect(calls[0].url).toBe(`${BASE}/pets`);
     });
 
+    it('leaves out query parameters that are null or undefined', async () => {
+      const { fetch, calls } = scriptedFetch(json(200, []), json(200, []));
+      const { sut } = client(fetch);
+      await sut.listPets({ limit: undefined, status: null, cursor: null });
+      await sut.listPets({ limit: null, status: undefined, cursor: 'c2' });
+      expect(calls.map((c) => c.url)).toEqual([`${BASE}/pets`, `${BASE}/pets?cursor=c2`]);
+    });
+
     it('creates with a JSON body and an Idempotency-Key: the one given, or a new random one per call', async () => {
       const { fetch, calls } = scriptedFetch(json(201, rex), json(201, rex), json(201, rex));
       const { sut } = client(fetch);
@@ -102,6 +123,17 @@ describe(PetstoreClient.name, () => {
       const { sut } = client(fetch);
       expect(await sut.listPets({ limit: 2 })).toEqual({ pets: pets.slice(0, 2), nextCursor: 'c2' });
       expect(await sut.listPets({ limit: 2, cursor: 'c2' })).toEqual({ pets: pets.slice(4), nextCursor: null });
+    });
+
+    it("takes the last page's null nextCursor back as no cursor, as untyped JavaScript passes it", async () => {
+      const { fetch, calls } = scriptedFetch(page(pets.slice(4)), page(pets.slice(4)), page(pets.slice(4)));
+      const { sut } = client(fetch);
+      const last = await sut.listPets({ limit: 2 });
+      expect(last.nextCursor).toBeNull();
+      await sut.listPets({ limit: 2, cursor: last.nextCursor });
+      const untyped = sut.listPets.bind(sut) as (params: unknown) => Promise<PetPage>;
+      await untyped({ limit: 2, cursor: null });
+      expect(calls.map((c) => c.url)).toEqual([`${BASE}/pets?limit=2`, `${BASE}/pets?limit=2`, `${BASE}/pets?limit=2`]);
     });
 
     it('iterates every page from its own base address, keeping status and page size', async () => {
@@ -296,6 +328,117 @@ describe(PetstoreClient.name, () => {
       await jest.advanceTimersByTimeAsync(120);
       expect(calls).toHaveLength(3);
       await pending;
+    });
+  });
+
+  describe('per-call options', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    async function settle<T>(promise: Promise<T>): Promise<T | unknown> {
+      const outcome = promise.catch((e: unknown) => e);
+      await jest.runAllTimersAsync();
+      return outcome;
+    }
+
+    const collect = async (pets: AsyncIterable<Pet>) => {
+      const all: Pet[] = [];
+      for await (const pet of pets) all.push(pet);
+      return all;
+    };
+
+    it.each<[string, (sut: PetstoreClient, signal: AbortSignal) => Promise<unknown>]>([
+      ['listPets', (sut: PetstoreClient, signal: AbortSignal) => sut.listPets({}, { signal })],
+      ['iteratePets', (sut: PetstoreClient, signal: AbortSignal) => collect(sut.iteratePets({}, { signal }))],
+      ['createPet', (sut: PetstoreClient, signal: AbortSignal) => sut.createPet({ name: 'Rex', categoryId: 2 }, { signal, idempotencyKey: 'k' })],
+      ['getPet', (sut: PetstoreClient, signal: AbortSignal) => sut.getPet(1, { signal })],
+    ])('%s sends nothing with a signal already aborted', async (_method, run) => {
+      const { fetch, calls } = scriptedFetch(json(200, [rex]));
+      const error = await settle(run(client(fetch).sut, AbortSignal.abort()));
+      expect(error).toBeInstanceOf(AbortError);
+      expect(calls).toHaveLength(0);
+    });
+
+    it('rejects with an AbortError when the signal aborts during a request, and sends no further attempt', async () => {
+      const { fetch, calls } = hangingFetch();
+      const controller = new AbortController();
+      const pending = client(fetch).sut.createPet({ name: 'Rex', categoryId: 2 }, { signal: controller.signal });
+      await jest.advanceTimersByTimeAsync(100);
+      expect(calls).toHaveLength(1);
+      const reason = new Error('the user left');
+      controller.abort(reason);
+      const error = await settle(pending);
+      expect(error).toBeInstanceOf(AbortError);
+      expect(error).toBeInstanceOf(PetstoreError);
+      expect(error).toMatchObject({ name: 'AbortError', cause: reason });
+      expect(calls).toHaveLength(1);
+    });
+
+    it('stops retrying when the signal aborts during the wait before a retry', async () => {
+      const { fetch, calls } = scriptedFetch(json(503, {}, { 'retry-after': '20' }), json(200, []));
+      const controller = new AbortController();
+      const pending = client(fetch).sut.listPets({}, { signal: controller.signal });
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(calls).toHaveLength(1);
+      controller.abort();
+      // Rejected at once, with no time passing: the wait itself is cancelled.
+      await expect(pending).rejects.toBeInstanceOf(AbortError);
+      expect(jest.getTimerCount()).toBe(0);
+      await jest.runAllTimersAsync();
+      expect(calls).toHaveLength(1);
+    });
+
+    it('leaves no listener on the caller’s signal once the call is over', async () => {
+      const { fetch } = scriptedFetch(problem(503, 'x'), json(200, []));
+      const { signal } = new AbortController();
+      const added = jest.spyOn(signal, 'addEventListener');
+      const removed = jest.spyOn(signal, 'removeEventListener');
+      await settle(client(fetch).sut.listPets({}, { signal }));
+      expect(added.mock.calls.length).toBeGreaterThan(0);
+      expect(removed.mock.calls).toEqual(added.mock.calls.map(([type, listener]) => [type, listener]));
+    });
+
+    it('makes one attempt with maxRetries: 0 for the call, and sends no key of its own on a create', async () => {
+      const { fetch, calls } = scriptedFetch(problem(503, 'x'), problem(503, 'x'), json(200, []));
+      const { sut } = client(fetch, { maxRetries: 2 });
+      expect(await settle(sut.listPets({}, { maxRetries: 0 }))).toBeInstanceOf(ServerError);
+      expect(await settle(sut.createPet({ name: 'Rex', categoryId: 2 }, { maxRetries: 0 }))).toBeInstanceOf(ServerError);
+      expect(calls).toHaveLength(2);
+      expect(calls[1].headers['idempotency-key']).toBeUndefined();
+    });
+
+    it("retries a call more than the client's maxRetries when the call asks", async () => {
+      const { fetch, calls } = scriptedFetch(problem(503, 'x'), json(200, [rex]));
+      expect(await settle(client(fetch, { maxRetries: 0 }).sut.listPets({}, { maxRetries: 1 }))).toEqual({ pets: [rex], nextCursor: null });
+      expect(calls).toHaveLength(2);
+    });
+
+    it("times out each attempt after the call's timeoutMs, still as a TimeoutError when a signal is given", async () => {
+      const { fetch, calls } = hangingFetch();
+      const pending = client(fetch, { timeoutMs: 10_000, maxRetries: 0 })
+        .sut.getPet(1, { timeoutMs: 50, signal: new AbortController().signal })
+        .catch((e: unknown) => e);
+      await jest.advanceTimersByTimeAsync(50);
+      const error = await pending;
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error).toMatchObject({ timeoutMs: 50 });
+      expect(calls).toHaveLength(1);
+    });
+
+    it('passes the options on to every page of iteratePets', async () => {
+      const first = json(200, [rex], { link: `<${BASE}/pets?cursor=c2>; rel="next"` });
+      const failing = scriptedFetch(first, problem(503, 'x'), json(200, []));
+      const error = await settle(collect(client(failing.fetch).sut.iteratePets({}, { maxRetries: 0 })));
+      expect(error).toBeInstanceOf(ServerError);
+      expect(failing.calls).toHaveLength(2);
+
+      const paged = scriptedFetch(json(200, [rex], { link: `<${BASE}/pets?cursor=c2>; rel="next"` }), json(200, []));
+      const controller = new AbortController();
+      const pets = client(paged.fetch).sut.iteratePets({}, { signal: controller.signal });
+      expect(await pets.next()).toEqual({ done: false, value: rex });
+      controller.abort();
+      await expect(pets.next()).rejects.toBeInstanceOf(AbortError);
+      expect(paged.calls).toHaveLength(1);
     });
   });
 

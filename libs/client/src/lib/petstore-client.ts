@@ -1,26 +1,26 @@
 import type { NewPet, Pet, PetStatus } from '@petstore/contract';
-import { ConnectionError, createApiError, PetstoreApiError, TimeoutError } from './errors';
+import { AbortError, ConnectionError, createApiError, PetstoreApiError, TimeoutError } from './errors';
 import { newIdempotencyKey } from './idempotency-key';
 import { nextCursorFrom } from './link-header';
 import { LOCAL_BASE_URL, type PetstoreClientOptions, type PetstoreLogger } from './options';
 import { isRetryableStatus, isStillRunning, retryDelayMs, sleep } from './retry';
 
-/** Parameters of {@link PetstoreClient.listPets}. */
+/** Parameters of {@link PetstoreClient.listPets}; a parameter that is `null` or `undefined` is not sent. */
 export interface ListPetsParams {
   /** Pets per page, 1 to 100. @default 20 (the service's default) */
-  limit?: number;
+  limit?: number | null;
   /** Only pets with this status. */
-  status?: PetStatus;
-  /** Where the page starts: the `nextCursor` of the previous page. */
-  cursor?: string;
+  status?: PetStatus | null;
+  /** Where the page starts: the `nextCursor` of the previous page, passed as it is (`null` means the first page). */
+  cursor?: string | null;
 }
 
-/** Parameters of {@link PetstoreClient.iteratePets}. */
+/** Parameters of {@link PetstoreClient.iteratePets}; a parameter that is `null` or `undefined` is not sent. */
 export interface IteratePetsParams {
   /** Only pets with this status. */
-  status?: PetStatus;
+  status?: PetStatus | null;
   /** Pets fetched per request, 1 to 100. @default 20 (the service's default) */
-  pageSize?: number;
+  pageSize?: number | null;
 }
 
 /** One page of {@link PetstoreClient.listPets}. */
@@ -30,13 +30,37 @@ export interface PetPage {
   nextCursor: string | null;
 }
 
+/**
+ * Options of one call, the last argument of every method; `timeoutMs` and `maxRetries` override the client's own.
+ * @example
+ * const controller = new AbortController();
+ * const page = await petstore.listPets({ limit: 50 }, { signal: controller.signal, timeoutMs: 2_000, maxRetries: 0 });
+ */
+export interface RequestOptions {
+  /**
+   * Cancels the call: the attempt under way, a wait before a retry and every retry after it. The call then rejects
+   * with an {@link AbortError}; with a signal already aborted, nothing is sent.
+   */
+  signal?: AbortSignal | null;
+  /**
+   * Time allowed for each attempt of this call, response body included.
+   * @default the client's `timeoutMs`
+   */
+  timeoutMs?: number;
+  /**
+   * Retries of a failed attempt of this call, if it is safe to repeat.
+   * @default the client's `maxRetries`
+   */
+  maxRetries?: number;
+}
+
 /** Options of {@link PetstoreClient.createPet}. */
-export interface CreatePetOptions {
+export interface CreatePetOptions extends RequestOptions {
   /**
    * Sent as `Idempotency-Key`: the service answers a repeat with the original pet instead of adding a second one.
    * By default each call makes a random key of its own, so that its retries are safe. Pass your own (stored with
    * whatever the pet is for) to make a create safe to repeat across calls, processes and restarts, for 24 hours.
-   * With `maxRetries: 0` and no key given, none is sent.
+   * With `maxRetries: 0` (the client's or this call's) and no key given, none is sent.
    */
   idempotencyKey?: string;
 }
@@ -45,13 +69,21 @@ interface Call {
   method: 'GET' | 'POST';
   path: string;
   operation: string;
-  query?: Record<string, string | number | undefined>;
+  /** `null` and `undefined` values are left out of the URL. */
+  query?: Record<string, string | number | null | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
   /** Safe to send again after a failure. */
   retryable: boolean;
   /** Carries an Idempotency-Key, so that a 409 (the first attempt still running) is worth waiting out too. */
   idempotent?: boolean;
+}
+
+/** {@link RequestOptions} with the client's defaults filled in. */
+interface Resolved {
+  signal: AbortSignal | null;
+  timeoutMs: number;
+  maxRetries: number;
 }
 
 interface Received {
@@ -97,42 +129,49 @@ export class PetstoreClient {
   }
 
   /** One page of pets, ordered by id. Follow `nextCursor` for the rest, or use {@link iteratePets}. */
-  async listPets(params: ListPetsParams = {}): Promise<PetPage> {
+  async listPets(params: ListPetsParams = {}, options: RequestOptions = {}): Promise<PetPage> {
     const { limit, status, cursor } = params;
-    const received = await this.call({
-      method: 'GET',
-      path: '/pets',
-      operation: 'listPets',
-      query: { limit, status, cursor },
-      retryable: true,
-    });
+    const received = await this.call(
+      {
+        method: 'GET',
+        path: '/pets',
+        operation: 'listPets',
+        query: { limit, status, cursor },
+        retryable: true,
+      },
+      this.resolve(options),
+    );
     return { pets: parseBody<Pet[]>(received), nextCursor: nextCursorFrom(received.headers.get('link')) };
   }
 
-  /** Every pet (of one status, if given), page after page, until the last. */
-  async *iteratePets(params: IteratePetsParams = {}): AsyncGenerator<Pet, void, undefined> {
-    let cursor: string | undefined;
+  /** Every pet (of one status, if given), page after page, until the last; `options` apply to each page's request. */
+  async *iteratePets(params: IteratePetsParams = {}, options: RequestOptions = {}): AsyncGenerator<Pet, void, undefined> {
+    let cursor: string | null = null;
     do {
-      const page = await this.listPets({ status: params.status, limit: params.pageSize, cursor });
+      const page = await this.listPets({ status: params.status, limit: params.pageSize, cursor }, options);
       yield* page.pets;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
   }
 
   /** Adds a pet; resolves to it with its assigned `id` (and `status`, `available` by default). */
   async createPet(newPet: NewPet, options: CreatePetOptions = {}): Promise<Pet> {
-    const idempotencyKey = options.idempotencyKey ?? (this.maxRetries > 0 ? newIdempotencyKey() : undefined);
+    const resolved = this.resolve(options);
+    const idempotencyKey = options.idempotencyKey ?? (resolved.maxRetries > 0 ? newIdempotencyKey() : undefined);
     const idempotent = idempotencyKey !== undefined;
-    const received = await this.call({
-      method: 'POST',
-      path: '/pets',
-      operation: 'createPet',
-      body: newPet,
-      headers: idempotent ? { 'idempotency-key': idempotencyKey } : undefined,
-      // Without a key a retry could add the pet twice: a create that failed midway is then the caller's to check.
-      retryable: idempotent,
-      idempotent,
-    });
+    const received = await this.call(
+      {
+        method: 'POST',
+        path: '/pets',
+        operation: 'createPet',
+        body: newPet,
+        headers: idempotent ? { 'idempotency-key': idempotencyKey } : undefined,
+        // Without a key a retry could add the pet twice: a create that failed midway is then the caller's to check.
+        retryable: idempotent,
+        idempotent,
+      },
+      resolved,
+    );
     return parseBody<Pet>(received);
   }
 
@@ -140,41 +179,56 @@ export class PetstoreClient {
    * One pet by id.
    * @deprecated The service removes this operation on 2030-12-05. Use {@link listPets} with `status` instead.
    */
-  async getPet(id: number): Promise<Pet> {
-    const received = await this.call({ method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, operation: 'getPet', retryable: true });
+  async getPet(id: number, options: RequestOptions = {}): Promise<Pet> {
+    const received = await this.call(
+      { method: 'GET', path: `/pets/${encodeURIComponent(String(id))}`, operation: 'getPet', retryable: true },
+      this.resolve(options),
+    );
     return parseBody<Pet>(received);
   }
 
-  private async call(call: Call): Promise<Received> {
+  private resolve(options: RequestOptions): Resolved {
+    return {
+      signal: options.signal ?? null,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      maxRetries: options.maxRetries ?? this.maxRetries,
+    };
+  }
+
+  private async call(call: Call, { signal, timeoutMs, maxRetries }: Resolved): Promise<Received> {
     const url = this.url(call.path, call.query);
     for (let attempt = 0; ; attempt += 1) {
-      const canRetry = call.retryable && attempt < this.maxRetries;
+      if (signal?.aborted) throw new AbortError({ cause: signal.reason });
+      const canRetry = call.retryable && attempt < maxRetries;
       let received: Received;
       try {
-        received = await this.send(call, url);
+        received = await this.send(call, url, signal, timeoutMs);
       } catch (error) {
-        if (!canRetry) throw error;
-        await sleep(retryDelayMs(attempt, null, this.maxRetryDelayMs));
+        if (!canRetry || error instanceof AbortError) throw error;
+        await sleep(retryDelayMs(attempt, null, this.maxRetryDelayMs), signal);
         continue;
       }
       this.warnIfDeprecated(call.operation, received.headers);
       if (received.status >= 200 && received.status < 300) return received;
       if (canRetry && (isRetryableStatus(received.status) || (call.idempotent && isStillRunning(received)))) {
-        await sleep(retryDelayMs(attempt, received.headers.get('retry-after'), this.maxRetryDelayMs));
+        await sleep(retryDelayMs(attempt, received.headers.get('retry-after'), this.maxRetryDelayMs), signal);
         continue;
       }
       throw createApiError(received.status, received.text, received.headers);
     }
   }
 
-  /** One attempt: the whole response, body included, within the timeout. */
-  private async send(call: Call, url: string): Promise<Received> {
+  /** One attempt: the whole response, body included, within the timeout, unless the caller's signal aborts it. */
+  private async send(call: Call, url: string, signal: AbortSignal | null, timeoutMs: number): Promise<Received> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, this.timeoutMs);
+    }, timeoutMs);
+    // One controller for both, since AbortSignal.any is missing from Node 18 and older browsers.
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await this.#fetch(url, {
         method: call.method,
@@ -190,19 +244,21 @@ export class PetstoreClient {
       });
       return { status: response.status, headers: response.headers, text: await response.text() };
     } catch (error) {
-      if (timedOut) throw new TimeoutError(this.timeoutMs);
+      if (timedOut) throw new TimeoutError(timeoutMs);
+      if (signal?.aborted) throw new AbortError({ cause: signal.reason });
       const failure = describeFailure(error);
       const redacted = this.redact(failure);
       // The original error is kept as the cause for debugging, unless it quotes the key.
       throw new ConnectionError(`Could not reach ${new URL(this.baseUrl).origin}: ${redacted}`, redacted === failure ? { cause: error } : {});
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
   private url(path: string, query: Call['query'] = {}): string {
     const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+    for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null) params.set(name, String(value));
     const search = params.toString();
     return `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
   }

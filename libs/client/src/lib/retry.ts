@@ -1,4 +1,4 @@
-import { parseRetryAfterMs } from './errors';
+import { AbortError, parseRetryAfterMs } from './errors';
 
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -27,4 +27,18 @@ export function retryDelayMs(attempt: number, retryAfter: string | null, capMs: 
   return Math.min(capMs, delay);
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`; rejects with an AbortError as soon as `signal` aborts, so that a cancelled call does not wait out its backoff. */
+export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError({ cause: signal.reason }));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError({ cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
