@@ -13,6 +13,7 @@ async function exportOpenApi(outFile = 'dist/openapi.json'): Promise<void> {
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL,
     STAGING_BASE_URL: process.env.STAGING_BASE_URL,
+    CORS_ORIGINS: process.env.CORS_ORIGINS,
   });
   const app = await createApp(config);
   try {

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@petstore/contract';
+import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, LIST_LIMIT, MAX_ID } from '@petstore/contract';
 import { startApp, type TestApp } from './support/test-app';
 
 // The served document is plain JSON; these shapes name only what the assertions read.
@@ -13,11 +13,16 @@ interface OasSchema {
   required?: string[];
   minimum?: number;
   maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  maxItems?: number;
+  pattern?: string;
   default?: unknown;
 }
 interface OasParameter {
   name: string;
   in: string;
+  description?: string;
   required?: boolean;
   schema: OasSchema;
 }
@@ -37,7 +42,7 @@ interface OasOperation {
 interface OasDocument {
   openapi: string;
   info: { version: string };
-  servers: Array<{ url: string }>;
+  servers: Array<{ url: string; description?: string; 'x-internal'?: boolean }>;
   paths: Record<string, Record<string, OasOperation>>;
   components: {
     schemas: Record<string, OasSchema>;
@@ -91,6 +96,13 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     expect(doc.servers.map((server) => server.url)).toEqual([PRODUCTION, STAGING]);
   });
 
+  it('marks both servers as the public API (x-internal: false) and names their environment', () => {
+    expect(doc.servers).toEqual([
+      { url: PRODUCTION, description: 'Production', 'x-internal': false },
+      { url: STAGING, description: 'Staging', 'x-internal': false },
+    ]);
+  });
+
   it('has exactly the interface paths, methods and operationIds', () => {
     const ids = Object.fromEntries(
       Object.entries(doc.paths).map(([path, item]) => [
@@ -111,6 +123,7 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
         required: false,
         schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
       });
+      expect(parameter('listPets', 'limit')?.schema.format).toBe('int32');
     });
 
     it('documents status as an optional reference to the named PetStatus schema', () => {
@@ -126,16 +139,29 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
       });
     });
 
+    it('bounds the cursor as the service enforces it', () => {
+      expect(parameter('listPets', 'cursor')?.schema).toMatchObject({
+        minLength: CURSOR_LENGTH.min,
+        maxLength: CURSOR_LENGTH.max,
+        pattern: '^[A-Za-z0-9_-]+$',
+      });
+    });
+
     it('documents nothing else', () => {
       expect(operation('listPets').parameters?.map((p) => p.name).sort()).toEqual(['cursor', 'limit', 'status']);
     });
   });
 
   it('documents petId as a required int64 path parameter and no other parameter of getPet', () => {
-    const int64 = { type: 'integer', format: 'int64' };
+    // Bounded by the ids a pet can have; the rest of the int64 range is answered 404 (see the description).
+    const int64 = { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID, example: 42 };
     expect(operation('getPet').parameters).toEqual([
       expect.objectContaining({ name: 'petId', in: 'path', required: true, schema: int64 }),
     ]);
+  });
+
+  it('says why petId is a sequential integer: the API key, not id secrecy, governs access', () => {
+    expect(parameter('getPet', 'petId')?.description).toMatch(/sequential integers.*API key, not by id secrecy/s);
   });
 
   it('takes a required NewPet body on createPet', () => {
@@ -188,6 +214,12 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
       expect([...required].sort()).toEqual(['code', 'message', 'status']);
     });
 
+    it('bounds Error: a message of at most the length the service cuts it to, an int32 HTTP status', () => {
+      const { properties = {} } = schema('Error');
+      expect(properties.message.maxLength).toBe(ERROR_MESSAGE_MAX_LENGTH);
+      expect(properties.status).toMatchObject({ type: 'integer', format: 'int32', minimum: 100, maximum: 599 });
+    });
+
     it('lists every error code the service answers with', () => {
       const codes = refOf(schema('Error').properties?.code ?? {});
       expect(codes).toBe(ref('ErrorCode'));
@@ -197,6 +229,10 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
 
     it('defines Pets as an array of Pet', () => {
       expect(schema('Pets')).toEqual(expect.objectContaining({ type: 'array', items: { $ref: ref('Pet') } }));
+    });
+
+    it('bounds Pets by the largest limit', () => {
+      expect(schema('Pets').maxItems).toBe(LIST_LIMIT.max);
     });
   });
 
@@ -228,6 +264,57 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
             schema: { $ref: ref('Error') },
           });
         }
+      }
+    });
+  });
+
+  describe('response headers', () => {
+    const responses = () =>
+      operations().flatMap((op) => Object.entries(op.responses).map(([status, response]) => ({ op: op.operationId, status, response })));
+    const headerNames = (response: OasResponse) => Object.keys(response.headers ?? {});
+
+    it('declares the RateLimit fields on every response of every operation, the 401 giving the failed-authentication budget', () => {
+      for (const { op, status, response } of responses()) {
+        expect({ op, status, headers: headerNames(response) }).toEqual({
+          op,
+          status,
+          headers: expect.arrayContaining(['RateLimit-Policy', 'RateLimit']),
+        });
+      }
+    });
+
+    it('declares Retry-After on every 429 and 503, and WWW-Authenticate on every 401', () => {
+      for (const { op, status, response } of responses()) {
+        if (status === '429' || status === '503') expect({ op, status, headers: headerNames(response) }).toEqual({ op, status, headers: expect.arrayContaining(['Retry-After']) });
+        if (status === '401') expect({ op, status, headers: headerNames(response) }).toEqual({ op, status, headers: expect.arrayContaining(['WWW-Authenticate']) });
+      }
+    });
+
+    it('bounds every string header', () => {
+      for (const { op, status, response } of responses()) {
+        for (const [name, { schema }] of Object.entries(response.headers ?? {})) {
+          if (schema.type !== 'string') continue;
+          expect({ op, status, name, bounded: schema.maxLength !== undefined || schema.enum !== undefined }).toEqual({ op, status, name, bounded: true });
+        }
+      }
+    });
+
+    it('declares no Access-Control-Allow-Origin while CORS is off', () => {
+      expect(responses().filter(({ response }) => headerNames(response).includes('Access-Control-Allow-Origin'))).toEqual([]);
+    });
+
+    it('declares Access-Control-Allow-Origin, with the configured origins, on every response when CORS_ORIGINS is set', async () => {
+      const origins = ['https://shop.example.com', 'https://admin.example.com'];
+      const cors = await startApp({ env: { PUBLIC_BASE_URL: PRODUCTION, CORS_ORIGINS: origins.join(',') } });
+      try {
+        const corsDoc = (await (await fetch(`${cors.origin}/docs/openapi.json`)).json()) as OasDocument;
+        const all = Object.values(corsDoc.paths).flatMap((item) => Object.values(item)).flatMap((op) => Object.values(op.responses));
+        expect(all.length).toBe(responses().length);
+        for (const response of all) {
+          expect(response.headers?.['Access-Control-Allow-Origin']?.schema).toMatchObject({ type: 'string', enum: origins });
+        }
+      } finally {
+        await cors.close();
       }
     });
   });

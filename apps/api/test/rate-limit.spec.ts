@@ -52,6 +52,19 @@ describe('rate limits', () => {
       expect(remaining(second)).toBe(remaining(first) - 1);
     });
 
+    it('sends the RateLimit fields on the errors of authenticated requests too, as the OpenAPI document declares', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const auth = { authorization: `Bearer ${OTHER_KEY}` };
+      const invalid = await fetch(`${sut.origin}/v1/pets?limit=0`, { headers: auth });
+      const absent = await fetch(`${sut.origin}/v1/pets/${Number.MAX_SAFE_INTEGER}`, { headers: auth });
+      await expectError(invalid, 400, 'validation_failed');
+      await expectError(absent, 404, 'not_found');
+      for (const response of [invalid, absent]) {
+        expect(response.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
+        expect(response.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=1$/);
+      }
+    });
+
     it('holds the accepted rate within 10% of the limit under sustained load', async () => {
       await new Promise((resolve) => setTimeout(resolve, 1_100));
       const ok = await accepted([sut], TEST_KEY, 3_000);
@@ -74,6 +87,33 @@ describe('rate limits', () => {
   });
 
   describe('failed authentication per address', () => {
+    it("tells on each 401, in RateLimit fields, how many failures the address has left", async () => {
+      const sut = await startApp({ env: { RATE_LIMIT_AUTH_FAILURES: '5' } });
+      try {
+        const first = await get(sut, 'pk_guess_a_0123456789abc');
+        const second = await get(sut, 'pk_guess_b_0123456789abc');
+        await expectError(first, 401, 'unauthorized');
+        await expectError(second, 401, 'unauthorized');
+        expect(first.headers.get('ratelimit-policy')).toBe('"auth-failures";q=5;w=60');
+        expect(first.headers.get('ratelimit')).toMatch(/^"auth-failures";r=4;t=\d+$/);
+        expect(second.headers.get('ratelimit')).toMatch(/^"auth-failures";r=3;t=\d+$/);
+        expect(first.headers.get('www-authenticate')).toBe('Bearer');
+      } finally {
+        await sut.close();
+      }
+    });
+
+    it('sends no RateLimit fields on a 401 with RATE_LIMIT_AUTH_FAILURES=0', async () => {
+      const sut = await startApp({ env: { RATE_LIMIT_AUTH_FAILURES: '0' } });
+      try {
+        const response = await get(sut, 'pk_guess_c_0123456789abc');
+        await expectError(response, 401, 'unauthorized');
+        expect(response.headers.has('ratelimit') || response.headers.has('ratelimit-policy')).toBe(false);
+      } finally {
+        await sut.close();
+      }
+    });
+
     it('answers 429 once an address has failed too often, so that keys cannot be guessed quickly', async () => {
       const sut = await startApp({ env: { RATE_LIMIT_AUTH_FAILURES: '5' } });
       try {

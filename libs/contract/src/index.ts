@@ -6,6 +6,8 @@ export type { ErrorBody, ErrorCode } from './lib/error-body';
 export {
   API_PREFIX,
   API_VERSION,
+  CURSOR_LENGTH,
+  ERROR_MESSAGE_MAX_LENGTH,
   GET_PET_DEPRECATED_AT,
   GET_PET_SUNSET,
   LIST_LIMIT,

@@ -10,6 +10,15 @@ export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 /** Bounds of a pet's `name`, counted in Unicode code points. */
 export const NAME_LENGTH = { min: 1, max: 100 } as const;
 
+/**
+ * Bounds of the opaque `cursor` of `listPets`, in characters. The service issues cursors of at most 26; anything
+ * outside these bounds is refused as not one of them.
+ */
+export const CURSOR_LENGTH = { min: 1, max: 40 } as const;
+
+/** Longest `message` of an Error, in characters; a longer one is cut short, ending in "…". */
+export const ERROR_MESSAGE_MAX_LENGTH = 1000;
+
 /** Largest identifier the service and client guarantee: ids beyond it cannot be represented exactly in JavaScript. */
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
 

@@ -12,8 +12,10 @@ declare module 'fastify' {
   }
 }
 
-export const unauthorized = () =>
+/** `headers`: the RateLimit fields of the address's failed-authentication budget, when that limit is on. */
+export const unauthorized = (headers: Record<string, string> = {}) =>
   new ApiException('unauthorized', 'A valid API key is required: send it as "Authorization: Bearer <key>".', {
+    ...headers,
     'www-authenticate': 'Bearer',
   });
 
@@ -22,7 +24,8 @@ const isApiRoute = (route: string | undefined) => route !== undefined && (route 
 /**
  * Authenticates every `/v1` request at its start, before its body is read: an unauthenticated request is
  * answered 401 whatever its body, so nobody learns anything about validation or limits without a key.
- * An address that keeps failing is answered 429 for a while, so that keys cannot be guessed quickly.
+ * An address that keeps failing is answered 429 for a while, so that keys cannot be guessed quickly; each 401 tells,
+ * in RateLimit fields, how many failures it has left.
  */
 export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits): onRequestHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
@@ -30,10 +33,7 @@ export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits): onRequ
     await limits.assertAddressMayAuthenticate(request.ip);
     const token = bearerToken(request.raw.rawHeaders);
     const holder = token === undefined ? undefined : await keys.authenticate(token);
-    if (holder === undefined) {
-      await limits.recordAuthenticationFailure(request.ip);
-      throw unauthorized();
-    }
+    if (holder === undefined) throw unauthorized(await limits.recordAuthenticationFailure(request.ip));
     request.apiKeyHolder = holder;
   };
 }

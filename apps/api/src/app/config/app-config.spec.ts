@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './app-config';
+import { BASE_URL_MAX_LENGTH, ConfigError, loadConfig } from './app-config';
 
 describe(loadConfig.name, () => {
   const KEY = 'pk_unit_key_0123456789';
@@ -91,6 +91,14 @@ describe(loadConfig.name, () => {
       connectTimeoutMs: 2000,
       statementTimeoutMs: 3000,
     });
+  });
+
+  it('refuses a base URL longer than the OpenAPI document allows for the Link headers built from it', () => {
+    const url = (length: number) => `https://api.example.com/${'a'.repeat(length - 'https://api.example.com//v1'.length)}/v1`;
+    expect(loadConfig({ API_KEYS: KEY, PUBLIC_BASE_URL: url(BASE_URL_MAX_LENGTH) }).publicBaseUrl).toHaveLength(BASE_URL_MAX_LENGTH);
+    expect(() => loadConfig({ API_KEYS: KEY, STAGING_BASE_URL: url(BASE_URL_MAX_LENGTH + 1) })).toThrow(
+      new RegExp(`STAGING_BASE_URL must be at most ${BASE_URL_MAX_LENGTH} characters`),
+    );
   });
 
   it.each(['mysql://x', 'sqlite:', './file.sqlite', 'postgres://', 'postgres:///nohost'])('refuses DATABASE_URL=%s', (url) => {

@@ -15,6 +15,9 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
 
+/** Longest PUBLIC_BASE_URL or STAGING_BASE_URL: the OpenAPI document bounds the `Link` headers built from it. */
+export const BASE_URL_MAX_LENGTH = 2000;
+
 // An absolute http(s) address whose path ends in the version segment; stored without a trailing slash.
 const baseUrl = z
   .string()
@@ -26,7 +29,12 @@ const baseUrl = z
       ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL ending in /v1 (got "${raw}")` });
       return z.NEVER;
     }
-    return `${url.origin}${path}`;
+    const normalised = `${url.origin}${path}`;
+    if (normalised.length > BASE_URL_MAX_LENGTH) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${BASE_URL_MAX_LENGTH} characters long` });
+      return z.NEVER;
+    }
+    return normalised;
   });
 
 type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };

@@ -1,15 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_VERSION } from '@petstore/contract';
+import { API_VERSION, LIST_LIMIT } from '@petstore/contract';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import type { AppConfig } from '../config/app-config';
+import { allowOriginHeader } from './response-headers';
 
 export const BEARER_SCHEME = 'bearer';
 
 /** The OpenAPI document, generated from the controllers' and the contract's decorators. */
 export function buildOpenApiDocument(
   app: INestApplication,
-  config: Pick<AppConfig, 'publicBaseUrl' | 'stagingBaseUrl'>,
+  config: Pick<AppConfig, 'publicBaseUrl' | 'stagingBaseUrl' | 'corsOrigins'>,
 ): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Pet Store')
@@ -19,7 +20,6 @@ export function buildOpenApiDocument(
     )
     .setVersion(API_VERSION)
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
-    .addServer(config.publicBaseUrl, 'Production')
     // Keys are opaque strings, not JWTs (addBearerAuth would otherwise claim `bearerFormat: JWT`).
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key issued by the operator.' },
@@ -27,11 +27,16 @@ export function buildOpenApiDocument(
     )
     .addSecurityRequirements(BEARER_SCHEME)
     .addTag('pets', 'Animals offered in the store.');
-  if (config.stagingBaseUrl) builder.addServer(config.stagingBaseUrl, 'Staging');
 
   const options = builder.build();
   // setContact always writes `url` and `email`, and empty strings would not be valid ones.
   options.info.contact = { name: 'Pet Store team' };
+  // addServer cannot write extensions. Both servers are the public API (`x-internal: false`), for its clients.
+  const servers = [
+    { url: config.publicBaseUrl, description: 'Production', 'x-internal': false },
+    ...(config.stagingBaseUrl ? [{ url: config.stagingBaseUrl, description: 'Staging', 'x-internal': false }] : []),
+  ];
+  options.servers = servers;
 
   const document = SwaggerModule.createDocument(app, options, {
     // Paths are relative to the servers, which already end in /v1.
@@ -43,8 +48,30 @@ export function buildOpenApiDocument(
     ...document.components,
     schemas: {
       ...document.components?.schemas,
-      Pets: { type: 'array', description: 'A page of animals.', items: { $ref: getSchemaPath(PetDto) } },
+      Pets: {
+        type: 'array',
+        description: `A page of animals: at most \`limit\`, which is at most ${LIST_LIMIT.max}.`,
+        maxItems: LIST_LIMIT.max,
+        items: { $ref: getSchemaPath(PetDto) },
+      },
     },
   };
+  if (config.corsOrigins.length > 0) declareAllowOrigin(document, config.corsOrigins);
   return document;
+}
+
+/**
+ * With CORS on, every answer of every operation to an allowed origin carries `Access-Control-Allow-Origin` (the CORS
+ * hook runs before authentication, so 401 and 429 too). Decorators are evaluated once, when the classes load, and
+ * cannot depend on configuration, so this header is added to the generated document here.
+ */
+function declareAllowOrigin(document: OpenAPIObject, origins: readonly string[]): void {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.options, item.head, item.patch, item.trace]) {
+      for (const response of Object.values(operation?.responses ?? {})) {
+        if (!response || '$ref' in response) continue;
+        response.headers = { ...response.headers, 'Access-Control-Allow-Origin': allowOriginHeader(origins) };
+      }
+    }
+  }
 }

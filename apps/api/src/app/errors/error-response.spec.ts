@@ -1,4 +1,5 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
+import { ERROR_MESSAGE_MAX_LENGTH } from '@petstore/contract';
 import { ApiException } from './api.exception';
 import { toErrorResponse } from './error-response';
 
@@ -19,6 +20,18 @@ describe(toErrorResponse.name, () => {
     [new NotFoundException('Cannot GET /x'), 'not_found', 'Cannot GET /x.'],
   ])('maps a framework HttpException by its status (%s)', (error, code, message) => {
     expect(toErrorResponse(error).body).toEqual({ code, message, status: error.getStatus() });
+  });
+
+  it('cuts a message longer than the documented bound short, without splitting a character', () => {
+    const long = `${'a'.repeat(ERROR_MESSAGE_MAX_LENGTH - 2)}${'🐈'.repeat(10)}`;
+    const { message } = toErrorResponse(new ApiException('validation_failed', long)).body;
+    expect(Array.from(message)).toHaveLength(ERROR_MESSAGE_MAX_LENGTH);
+    expect(message).toBe(`${'a'.repeat(ERROR_MESSAGE_MAX_LENGTH - 2)}🐈…`);
+  });
+
+  it('keeps a message of exactly the bound as it is, counting code points', () => {
+    const exact = '🐈'.repeat(ERROR_MESSAGE_MAX_LENGTH);
+    expect(toErrorResponse(new ApiException('validation_failed', exact)).body.message).toBe(exact);
   });
 
   it('maps a Fastify error raised outside Nest by its statusCode', () => {

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import type { ErrorBody, ErrorCode } from '@petstore/contract';
+import { ERROR_MESSAGE_MAX_LENGTH, type ErrorBody, type ErrorCode } from '@petstore/contract';
 import { REQUEST_BOUNDS } from '../http/request-bounds';
 import { ApiException } from './api.exception';
 
@@ -35,13 +35,13 @@ const INTERNAL: ErrorResponse = {
 /** Maps anything thrown on any path of a request to the interface's Error object. */
 export function toErrorResponse(thrown: unknown): ErrorResponse {
   if (thrown instanceof ApiException) {
-    return { body: { code: thrown.code, message: thrown.message, status: thrown.getStatus() }, headers: thrown.headers, unexpected: false };
+    return { body: { code: thrown.code, message: bounded(thrown.message), status: thrown.getStatus() }, headers: thrown.headers, unexpected: false };
   }
   const status = statusOf(thrown);
   const known = status === undefined ? undefined : BY_STATUS[status];
   if (status === undefined || !known) return INTERNAL;
   const [code, message = sentence((thrown as Error).message)] = known;
-  return { body: { code, message, status }, headers: {}, unexpected: false };
+  return { body: { code, message: bounded(message), status }, headers: {}, unexpected: false };
 }
 
 function statusOf(thrown: unknown): number | undefined {
@@ -52,3 +52,13 @@ function statusOf(thrown: unknown): number | undefined {
 }
 
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+/**
+ * The document promises a bounded `message`; a body listing thousands of unknown properties would otherwise echo
+ * them all. Counted in code points, as JSON Schema's maxLength is, so that no surrogate pair is split.
+ */
+function bounded(message: string): string {
+  if (message.length <= ERROR_MESSAGE_MAX_LENGTH) return message;
+  const points = Array.from(message);
+  return points.length <= ERROR_MESSAGE_MAX_LENGTH ? message : `${points.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1).join('')}…`;
+}

@@ -1,3 +1,4 @@
+import { CURSOR_LENGTH } from '@petstore/contract';
 import { ApiException } from '../errors/api.exception';
 import { decodeCursor, encodeCursor } from './pet-cursor';
 
@@ -9,6 +10,11 @@ describe('pet cursor', () => {
     expect(decodeCursor(cursor)).toBe(id);
   });
 
+  it('issues cursors within the bounds the OpenAPI document states, even for the largest id', () => {
+    expect(encodeCursor(Number.MAX_SAFE_INTEGER).length).toBeLessThanOrEqual(CURSOR_LENGTH.max);
+    expect(encodeCursor(1).length).toBeGreaterThanOrEqual(CURSOR_LENGTH.min);
+  });
+
   it.each([
     ['empty', ''],
     ['not base64url', '***'],
@@ -18,7 +24,7 @@ describe('pet cursor', () => {
     ['a leading zero', Buffer.from('p1.05').toString('base64url')],
     ['an id beyond 2^53', Buffer.from('p1.9007199254740993').toString('base64url')],
     ['trailing text', Buffer.from('p1.5x').toString('base64url')],
-    ['an overlong text', 'A'.repeat(41)],
+    ['an overlong text', 'A'.repeat(CURSOR_LENGTH.max + 1)],
   ])('refuses %s as a 400 naming cursor', (_label, cursor) => {
     expect(() => decodeCursor(cursor)).toThrow(ApiException);
     expect(() => decodeCursor(cursor)).toThrow(/cursor/);

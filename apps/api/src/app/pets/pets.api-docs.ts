@@ -1,43 +1,64 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
-import { GET_PET_SUNSET, LIST_LIMIT } from '@petstore/contract';
+import { API_PREFIX, CURSOR_LENGTH, GET_PET_SUNSET, LIST_LIMIT, MAX_ID } from '@petstore/contract';
+import { BASE_URL_MAX_LENGTH } from '../config/app-config';
+import {
+  fixedHeader,
+  type HeaderDocs,
+  RATE_LIMIT_HEADERS,
+  RETRY_AFTER_HEADER,
+  stringHeader,
+  TOO_MANY_REQUESTS_HEADERS,
+  UNAUTHORIZED_HEADERS,
+} from '../docs/response-headers';
 import { GET_PET_HEADERS } from './get-pet.headers';
 
 // OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.
 
-type HeaderDocs = Record<string, ReturnType<typeof stringHeader>>;
+const error = (status: number, description: string, headers: HeaderDocs) =>
+  ApiResponse({ status, description, type: ErrorDto, headers });
 
-const stringHeader = (description: string, example?: string) => ({ description, schema: { type: 'string', example } });
-const error = (status: number, description: string, headers?: HeaderDocs) =>
-  ApiResponse({ status, description, type: ErrorDto, ...(headers && { headers }) });
-
-const commonErrors = (headers?: HeaderDocs) => [
-  error(401, 'Missing or invalid API key (`unauthorized`).', {
-    'WWW-Authenticate': stringHeader('The scheme to authenticate with.', 'Bearer'),
-    ...headers,
-  }),
-  error(429, 'Too many requests for this key, or too many failed authentications from this address (`rate_limited`).', {
-    'Retry-After': stringHeader('Seconds to wait before trying again.', '1'),
-    'RateLimit-Policy': stringHeader('The limit, as IETF RateLimit-Policy.', '"default";q=100;w=1'),
-    RateLimit: stringHeader('What is left of it, as IETF RateLimit.', '"default";r=0;t=1'),
-    ...headers,
-  }),
-  error(500, 'The service failed unexpectedly (`internal_error`).', headers),
-  error(503, 'The database cannot serve right now (`service_unavailable`); retry after `Retry-After`.', {
-    'Retry-After': stringHeader('Seconds to wait before trying again.', '1'),
-    ...headers,
-  }),
-];
+/**
+ * The answers of one operation. `own` are the headers the operation sends on every answer; every answer after
+ * authentication also carries the key's RateLimit fields. A 401 comes before authentication and carries the
+ * address's failed-authentication budget instead; a 429 carries the limit it hit.
+ */
+function responses(own: HeaderDocs) {
+  const authenticated = (headers: HeaderDocs = {}): HeaderDocs => ({ ...own, ...RATE_LIMIT_HEADERS, ...headers });
+  return {
+    authenticated,
+    error: (status: number, description: string, headers?: HeaderDocs) => error(status, description, authenticated(headers)),
+    common: () => [
+      error(401, 'Missing or invalid API key (`unauthorized`).', { ...own, ...UNAUTHORIZED_HEADERS }),
+      error(
+        429,
+        'Too many requests for this key, or too many failed authentications from this address (`rate_limited`).',
+        { ...own, ...TOO_MANY_REQUESTS_HEADERS },
+      ),
+      error(500, 'The service failed unexpectedly (`internal_error`).', authenticated()),
+      error(
+        503,
+        'The database cannot serve right now (`service_unavailable`); retry after `Retry-After`.',
+        authenticated(RETRY_AFTER_HEADER),
+      ),
+    ],
+  };
+}
 
 const deprecationHeaders: HeaderDocs = {
-  Deprecation: stringHeader('RFC 9745: this operation is deprecated.', GET_PET_HEADERS.deprecation),
-  Sunset: stringHeader('RFC 8594: when this operation will be removed.', GET_PET_HEADERS.sunset),
-  Link: stringHeader('The successor operation.', GET_PET_HEADERS.link),
+  Deprecation: fixedHeader('RFC 9745: this operation is deprecated.', GET_PET_HEADERS.deprecation),
+  Sunset: fixedHeader('RFC 8594: when this operation will be removed.', GET_PET_HEADERS.sunset),
+  Link: fixedHeader('The successor operation.', GET_PET_HEADERS.link),
 };
 
-export const ListPetsDocs = () =>
-  applyDecorators(
+// `<{PUBLIC_BASE_URL}/pets?limit=…&status=…&cursor=…>; rel="next"`, with every part at its longest.
+const NEXT_LINK_MAX_LENGTH =
+  BASE_URL_MAX_LENGTH + `<>; rel="next"/pets?limit=${LIST_LIMIT.max}&status=available&cursor=`.length + CURSOR_LENGTH.max;
+
+export const ListPetsDocs = () => {
+  const answers = responses({});
+  return applyDecorators(
     ApiOperation({
       operationId: 'listPets',
       summary: 'List animals',
@@ -49,14 +70,22 @@ export const ListPetsDocs = () =>
       status: 200,
       description: 'A page of animals; `[]` when none match.',
       schema: { $ref: getSchemaPath('Pets') },
-      headers: { Link: stringHeader('RFC 8288 link to the next page, when there is one (`rel="next"`).') },
+      headers: answers.authenticated({
+        Link: stringHeader('RFC 8288 link to the next page, when there is one (`rel="next"`).', {
+          maxLength: NEXT_LINK_MAX_LENGTH,
+          pattern: '^<https?://[^>]+>; rel="next"$',
+          example: '<https://api.example.com/v1/pets?limit=20&cursor=cDEuNDI>; rel="next"',
+        }),
+      }),
     }),
-    error(400, 'A query parameter is invalid or unknown (`validation_failed`).'),
-    ...commonErrors(),
+    answers.error(400, 'A query parameter is invalid or unknown (`validation_failed`).'),
+    ...answers.common(),
   );
+};
 
-export const CreatePetDocs = () =>
-  applyDecorators(
+export const CreatePetDocs = () => {
+  const answers = responses({});
+  return applyDecorators(
     ApiOperation({
       operationId: 'createPet',
       summary: 'Add an animal',
@@ -79,27 +108,35 @@ export const CreatePetDocs = () =>
       status: 201,
       description: 'Animal added; the body includes the assigned `id`.',
       type: PetDto,
-      headers: {
-        Location: stringHeader('Path of the new animal.', '/v1/pets/42'),
-        'Idempotent-Replayed': stringHeader('`true` when this answers an earlier create with the same `Idempotency-Key`.', 'true'),
-      },
+      headers: answers.authenticated({
+        Location: stringHeader('Path of the new animal.', {
+          maxLength: `${API_PREFIX}/pets/${MAX_ID}`.length,
+          pattern: `^${API_PREFIX}/pets/[1-9][0-9]*$`,
+          example: `${API_PREFIX}/pets/42`,
+        }),
+        'Idempotent-Replayed': fixedHeader('Present when this answers an earlier create with the same `Idempotency-Key`.', 'true'),
+      }),
     }),
-    error(
+    answers.error(
       400,
       'The body is missing required fields, has invalid or unknown ones (`validation_failed`), is not JSON ' +
         '(`malformed_json`), or `Idempotency-Key` is empty or longer than 255 characters (`validation_failed`).',
     ),
-    error(409, 'A create with this `Idempotency-Key` is still running (`idempotency_key_in_use`); retry after it.', {
-      'Retry-After': stringHeader('Seconds to wait before trying again.', '1'),
-    }),
-    error(422, 'This `Idempotency-Key` was used with a different body (`idempotency_key_reused`).'),
-    error(413, 'The body is larger than 16 KiB (`payload_too_large`).'),
-    error(415, 'The body is not `application/json` (`unsupported_media_type`).'),
-    ...commonErrors(),
+    answers.error(
+      409,
+      'A create with this `Idempotency-Key` is still running (`idempotency_key_in_use`); retry after it.',
+      RETRY_AFTER_HEADER,
+    ),
+    answers.error(422, 'This `Idempotency-Key` was used with a different body (`idempotency_key_reused`).'),
+    answers.error(413, 'The body is larger than 16 KiB (`payload_too_large`).'),
+    answers.error(415, 'The body is not `application/json` (`unsupported_media_type`).'),
+    ...answers.common(),
   );
+};
 
-export const GetPetDocs = () =>
-  applyDecorators(
+export const GetPetDocs = () => {
+  const answers = responses(deprecationHeaders);
+  return applyDecorators(
     ApiOperation({
       operationId: 'getPet',
       summary: 'Get an animal (deprecated)',
@@ -109,12 +146,17 @@ export const GetPetDocs = () =>
         `(${GET_PET_HEADERS.sunset}). Use \`GET /pets\` with the \`status\` filter instead. ` +
         'Every response carries `Deprecation`, `Sunset` and a `successor-version` link.',
     }),
-    ApiResponse({ status: 200, description: 'The animal exists.', type: PetDto, headers: deprecationHeaders }),
-    error(
-      400,
-      '`petId` is not a base-10 integer, or a query parameter was sent (`validation_failed`).',
-      deprecationHeaders,
-    ),
-    error(404, 'No animal has this id (`not_found`).', deprecationHeaders),
-    ...commonErrors(deprecationHeaders),
+    ApiParam({
+      name: 'petId',
+      description:
+        'Identifier of the animal. Ids are sequential integers (int64 by the interface), so they are not secret: ' +
+        `access is governed by the API key, not by id secrecy. An integer outside 1 to ${MAX_ID} (up to int64 ` +
+        'limits) names no animal and is answered `404`.',
+      schema: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID, example: 42 },
+    }),
+    ApiResponse({ status: 200, description: 'The animal exists.', type: PetDto, headers: answers.authenticated() }),
+    answers.error(400, '`petId` is not a base-10 integer, or a query parameter was sent (`validation_failed`).'),
+    answers.error(404, 'No animal has this id (`not_found`).'),
+    ...answers.common(),
   );
+};

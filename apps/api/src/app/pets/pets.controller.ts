@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ConfigService } from '@nestjs/config';
 import type { FastifyReply } from 'fastify';
@@ -58,7 +58,6 @@ export class PetsController {
   @RouteSchema(GET_PET_SCHEMA)
   @RouteConfig({ headers: GET_PET_HEADERS, noQuery: true } satisfies RouteRules)
   @GetPetDocs()
-  @ApiParam({ name: 'petId', description: 'Identifier of the animal.', schema: { type: 'integer', format: 'int64' } })
   getPet(@Param('petId', PetIdPipe) petId: number): Promise<Pet> {
     return this.pets.getPet(petId);
   }

@@ -5,6 +5,9 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import type { AppConfig } from '../config/app-config';
 import { ApiException } from '../errors/api.exception';
 
+/** Length in seconds of each limit's window; `Retry-After` never exceeds the longest. */
+export const RATE_LIMIT_WINDOWS = { perKey: 1, authFailures: 60 } as const;
+
 interface Limit {
   limiter: RateLimiterAbstract;
   /** The `RateLimit-Policy` item, e.g. `"default";q=100;w=1`. */
@@ -39,8 +42,8 @@ export class RateLimits implements OnApplicationShutdown {
     private readonly redis?: Redis,
   ) {
     this.redis?.on('error', (error) => this.warnAboutRedis(error));
-    if (rps > 0) this.perKey = this.limit('default', rps, 1);
-    if (failuresPerMinute > 0) this.perAddressFailures = this.limit('auth-failures', failuresPerMinute, 60);
+    if (rps > 0) this.perKey = this.limit('default', rps, RATE_LIMIT_WINDOWS.perKey);
+    if (failuresPerMinute > 0) this.perAddressFailures = this.limit('auth-failures', failuresPerMinute, RATE_LIMIT_WINDOWS.authFailures);
   }
 
   onApplicationShutdown(): void {
@@ -68,9 +71,15 @@ export class RateLimits implements OnApplicationShutdown {
     }
   }
 
-  async recordAuthenticationFailure(address: string): Promise<void> {
-    if (!this.perAddressFailures) return;
-    await this.perAddressFailures.limiter.consume(address).catch(() => undefined);
+  /** Counts a failed authentication; the RateLimit headers of this address's remaining failures, for the 401. */
+  async recordAuthenticationFailure(address: string): Promise<Record<string, string>> {
+    const limit = this.perAddressFailures;
+    if (!limit) return {};
+    // The failure that spends the budget is still answered 401; the next request from the address gets the 429.
+    return limit.limiter.consume(address).then(
+      (state) => headers(limit, state),
+      (rejection: unknown) => (rejection instanceof RateLimiterRes ? headers(limit, rejection) : {}),
+    );
   }
 
   private async spend(limit: Limit, key: string, message: string): Promise<Record<string, string>> {

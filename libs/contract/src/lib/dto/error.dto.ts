@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../error-body';
+import { ERROR_MESSAGE_MAX_LENGTH } from '../interface';
 
 const codeList = Object.entries(ERROR_CODES)
   .map(([code, status]) => `\`${code}\` (${status})`)
@@ -17,11 +18,19 @@ export class ErrorDto implements ErrorBody {
   code!: ErrorCode;
 
   @ApiProperty({
-    description: 'What is wrong and where, in one sentence a person can act on.',
+    description: `What is wrong and where, in one sentence a person can act on; at most ${ERROR_MESSAGE_MAX_LENGTH} characters.`,
+    maxLength: ERROR_MESSAGE_MAX_LENGTH,
     example: 'Invalid request body: categoryId is required and must be an integer from 1 to 9007199254740991.',
   })
   message!: string;
 
-  @ApiProperty({ description: 'The HTTP status code, repeated.', type: 'integer', example: 400 })
+  @ApiProperty({
+    description: 'The HTTP status code, repeated.',
+    type: 'integer',
+    format: 'int32',
+    minimum: 100,
+    maximum: 599,
+    example: 400,
+  })
   status!: number;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, ValidateIf } from 'class-validator';
-import { LIST_LIMIT } from '../interface';
+import { CURSOR_LENGTH, LIST_LIMIT } from '../interface';
 import { PetStatus } from '../pet-status';
 import { IsIntegerInRange, IsPetStatus } from './validators';
 
@@ -14,6 +14,7 @@ export class ListPetsQueryDto {
   @ApiProperty({
     description: 'Maximum number of animals returned.',
     type: 'integer',
+    format: 'int32',
     minimum: LIST_LIMIT.min,
     maximum: LIST_LIMIT.max,
     default: LIST_LIMIT.default,
@@ -37,6 +38,10 @@ export class ListPetsQueryDto {
   @ApiProperty({
     description: 'Opaque position of the next page, taken from the `Link: rel="next"` header of the previous one.',
     required: false,
+    minLength: CURSOR_LENGTH.min,
+    maxLength: CURSOR_LENGTH.max,
+    pattern: '^[A-Za-z0-9_-]+$',
+    example: 'cDEuNDI',
   })
   @ValidateIf((_, value) => value !== undefined)
   @IsString({ message: 'cursor must be a single value taken from a Link header' })

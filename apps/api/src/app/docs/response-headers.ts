@@ -1,0 +1,80 @@
+import type { HeaderObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { RATE_LIMIT_WINDOWS } from '../rate-limit/rate-limits';
+
+/** Response headers of one response, as OpenAPI describes them. */
+export type HeaderDocs = Record<string, HeaderObject & { schema: SchemaObject }>;
+
+/** A string header whose values are bounded; `pattern` where the value has a fixed shape. */
+export const stringHeader = (description: string, schema: { maxLength: number; pattern?: string; example: string }) => ({
+  description,
+  schema: { type: 'string', ...schema },
+});
+
+/** A header whose only value is `value`. */
+export const fixedHeader = (description: string, value: string) => ({
+  description,
+  schema: { type: 'string', enum: [value], example: value },
+});
+
+// IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers) as rate-limits.ts writes them: a policy name, then
+// numbers of at most 7 digits (RATE_LIMIT_RPS and RATE_LIMIT_AUTH_FAILURES are at most 1000000).
+const RATE_LIMIT_FIELD_MAX_LENGTH = 64;
+const policyField = (description: string, example: string) =>
+  stringHeader(description, { maxLength: RATE_LIMIT_FIELD_MAX_LENGTH, pattern: '^"[a-z-]+";q=[0-9]+;w=[0-9]+$', example });
+const stateField = (description: string, example: string) =>
+  stringHeader(description, { maxLength: RATE_LIMIT_FIELD_MAX_LENGTH, pattern: '^"[a-z-]+";r=[0-9]+;t=[0-9]+$', example });
+
+/** On every authenticated answer while the per-key limit is on (`RATE_LIMIT_RPS` above 0, the default). */
+export const RATE_LIMIT_HEADERS: HeaderDocs = {
+  'RateLimit-Policy': policyField(
+    'The per-key limit, as IETF `RateLimit-Policy`; on every authenticated answer unless `RATE_LIMIT_RPS=0`.',
+    '"default";q=100;w=1',
+  ),
+  RateLimit: stateField(
+    'What is left of the per-key limit in this window (`r`) and the seconds until it resets (`t`), as IETF `RateLimit`.',
+    '"default";r=99;t=1',
+  ),
+};
+
+/** On a 401 while the failed-authentication limit is on (`RATE_LIMIT_AUTH_FAILURES` above 0, the default). */
+const AUTH_FAILURE_RATE_LIMIT_HEADERS: HeaderDocs = {
+  'RateLimit-Policy': policyField(
+    "The client address's failed-authentication limit, as IETF `RateLimit-Policy`; unless `RATE_LIMIT_AUTH_FAILURES=0`.",
+    '"auth-failures";q=30;w=60',
+  ),
+  RateLimit: stateField(
+    'How many more failed authentications this address may make (`r`) before it gets `429`, and when that resets (`t`).',
+    '"auth-failures";r=29;t=60',
+  ),
+};
+
+export const RETRY_AFTER_HEADER: HeaderDocs = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again.',
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: Math.max(...Object.values(RATE_LIMIT_WINDOWS)), example: 1 },
+  },
+};
+
+export const UNAUTHORIZED_HEADERS: HeaderDocs = {
+  'WWW-Authenticate': stringHeader('The scheme to authenticate with.', { maxLength: 255, pattern: '^Bearer\\b', example: 'Bearer' }),
+  ...AUTH_FAILURE_RATE_LIMIT_HEADERS,
+};
+
+export const TOO_MANY_REQUESTS_HEADERS: HeaderDocs = {
+  ...RETRY_AFTER_HEADER,
+  'RateLimit-Policy': policyField(
+    'The limit that was reached, as IETF `RateLimit-Policy`: the key\'s (`"default"`) or the address\'s failed ' +
+      'authentications (`"auth-failures"`).',
+    '"default";q=100;w=1',
+  ),
+  RateLimit: stateField('Nothing is left of it (`r=0`); it resets in `t` seconds.', '"default";r=0;t=1'),
+};
+
+/**
+ * `Access-Control-Allow-Origin` as the CORS set-up in http/security.ts sends it: on every answer to a request from
+ * one of `origins`, echoing that origin.
+ */
+export const allowOriginHeader = (origins: readonly string[]) => ({
+  description: 'The calling page\'s `Origin`, when it is one of the configured `CORS_ORIGINS`; absent otherwise.',
+  schema: { type: 'string', enum: [...origins], example: origins[0] },
+});
