@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { PetsRepository } from '../src/app/pets/pets.repository';
 import { expectError } from './support/assertions';
-import { rawRequest } from './support/raw-http';
+import type { ErrorCode } from '@petstore/contract';
+import { type RawResponse, rawRequest, rawUpload } from './support/raw-http';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 
 describe('errors from every layer are the Error object', () => {
@@ -43,9 +44,70 @@ describe('errors from every layer are the Error object', () => {
 
     it('answers even larger heads, refused by Node itself, with 431 as an Error object', async () => {
       const response = await rawRequest(sut.origin, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Pad: ${'x'.repeat(64 * 1024)}\r\n\r\n`);
-      expect(response.status).toBe(431);
-      expect(JSON.parse(response.body)).toEqual({ code: 'header_too_large', message: expect.any(String), status: 431 });
+      expectRawError(response, 431, 'header_too_large');
     });
+
+    it('measures headers as sent: a header section of exactly 16 KiB is served, one byte more is 431', async () => {
+      const lines = `Host: x\r\nAuthorization: ${AUTH.authorization}\r\n`;
+      // Each line is `name: value` and CRLF; the blank line that ends the head is not part of the section.
+      const padTo = (bytes: number) => `${lines}X-Pad: ${'x'.repeat(bytes - lines.length - 'X-Pad: \r\n'.length)}\r\n`;
+      expect((await rawRequest(sut.origin, `GET /v1/pets HTTP/1.1\r\n${padTo(16 * 1024)}\r\n`)).status).toBe(200);
+      expectRawError(await rawRequest(sut.origin, `GET /v1/pets HTTP/1.1\r\n${padTo(16 * 1024 + 1)}\r\n`), 431, 'header_too_large');
+    });
+
+    it('counts every header line: 3,000 short ones (about 35 KB) get 431, none is dropped unmeasured', async () => {
+      const many = Array.from({ length: 3_000 }, (_, i) => `X-${i}: v\r\n`).join('');
+      const response = await rawRequest(sut.origin, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\n${many}\r\n`);
+      expectRawError(response, 431, 'header_too_large');
+    });
+
+    it.each([
+      ['100 KiB', 100 * 1024],
+      ['1 MiB', 1024 * 1024],
+    ])('answers a URL of %s, past Node\'s own limit on heads, with 414', async (_, bytes) => {
+      const response = await rawRequest(sut.origin, `GET /v1/pets?pad=${'x'.repeat(bytes)} HTTP/1.1\r\nHost: x\r\n\r\n`, 10_000);
+      expectRawError(response, 414, 'uri_too_long');
+    });
+
+    it('answers a URL over 8 KiB with 414 when the header lines after it are large too', async () => {
+      const response = await rawRequest(sut.origin, `GET /v1/pets?pad=${'x'.repeat(30 * 1024)} HTTP/1.1\r\nHost: x\r\nX-Pad: ${'y'.repeat(15 * 1024)}\r\n\r\n`);
+      expectRawError(response, 414, 'uri_too_long');
+    });
+  });
+
+  describe('answers sent before the body has arrived', () => {
+    const post = (headers: string) => `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${headers}\r\n`;
+    const JSON_KEY = `Authorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\n`;
+    const CHUNKED = 'Transfer-Encoding: chunked\r\n';
+    const MIB = 1024 * 1024;
+
+    it('reach a client that keeps writing a 64 KiB chunked body: 413, every time', async () => {
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const response = await rawUpload(sut.origin, { head: post(JSON_KEY + CHUNKED), piece: 1024, count: 64, chunked: true });
+        expectRawError(response, 413, 'payload_too_large');
+        expect(response.headers.connection).toBe('close');
+      }
+    }, 30_000);
+
+    it.each([
+      ['401 to a 1 MiB body sent without a key', `Content-Type: application/json\r\nContent-Length: ${MIB}\r\n`, false, 401, 'unauthorized'],
+      ['413 to a declared 1 MiB body', `${JSON_KEY}Content-Length: ${MIB}\r\n`, false, 413, 'payload_too_large'],
+      ['415 to a 64 KiB text body', `Authorization: ${AUTH.authorization}\r\nContent-Type: text/plain\r\n${CHUNKED}`, true, 415, 'unsupported_media_type'],
+    ] as const)('reach a client that keeps writing: %s', async (_, headers, chunked, status, code) => {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const response = await rawUpload(sut.origin, { head: post(headers), piece: 1024, count: chunked ? 64 : 1024, chunked });
+        expectRawError(response, status, code);
+      }
+    }, 30_000);
+
+    it.each([
+      ['slowly, for 2 s at most', 5],
+      ['at full speed, for 1 MiB at most', 0],
+    ])('stop reading from a client that never stops writing, %s', async (_, pauseMs) => {
+      const response = await rawUpload(sut.origin, { head: post(JSON_KEY + CHUNKED), piece: 1024, chunked: true, pauseMs, readWhileWriting: true });
+      expectRawError(response, 413, 'payload_too_large');
+      expect(response.closedAfterMs).toBeLessThan(3_500);
+    }, 10_000);
   });
 
   describe('malformed HTTP', () => {
@@ -144,3 +206,9 @@ describe('errors from every layer are the Error object', () => {
     });
   });
 });
+
+function expectRawError(response: RawResponse, status: number, code: ErrorCode): void {
+  expect(response.status).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  expect(JSON.parse(response.body)).toEqual({ code, message: expect.any(String), status });
+}

@@ -15,7 +15,8 @@ import { ShutdownState } from './health/shutdown.state';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { fastifyOptions } from './http/fastify-options';
 import { useJsonBodyParser } from './http/json-body.parser';
-import { requestBoundsHook } from './http/request-bounds';
+import { lingerIfBodyUnread } from './http/lingering-close';
+import { useRequestBounds } from './http/request-bounds';
 import { requestIdHook } from './http/request-id.hook';
 import { recordRoutes } from './http/route-not-found';
 import { useRouteRules } from './http/route-rules';
@@ -48,11 +49,12 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   useJsonBodyParser(fastify);
   await useSecurity(app, config);
   fastify.addHook('onRequest', syncHook(requestIdHook));
-  fastify.addHook('onRequest', syncHook(requestBoundsHook));
+  useRequestBounds(fastify);
   const limits = app.get(RateLimits);
   fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), limits));
   if (limits.perKeyEnabled) fastify.addHook('onRequest', rateLimitHook(limits));
   fastify.addHook('onSend', closeWhenStoppingHook(app.get(ShutdownState)));
+  fastify.addHook('onSend', lingerIfBodyUnread);
   fastify.addHook('preClose', () => drainConnections(fastify.server));
   // After the last response, and before Nest's shutdown hooks, where TypeOrmModule's would close the database first.
   fastify.addHook('onClose', () => app.get(DatabaseConnection).close());

@@ -1,10 +1,11 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiException } from '../errors/api.exception';
+import { syncHook } from './sync-hook';
 
 export const REQUEST_BOUNDS = {
   /** Longest request target. */
   urlBytes: 8 * 1024,
-  /** Largest total of header names and values. */
+  /** Largest header section as sent: every line's name, `: `, value and line end. */
   headerBytes: 16 * 1024,
   /** Largest body. */
   bodyBytes: 16 * 1024,
@@ -16,9 +17,13 @@ export const REQUEST_BOUNDS = {
 // and close the connection rather than guess where the next request starts.
 const badFraming = (message: string) => new ApiException('bad_request', message, { connection: 'close' });
 
+/** The bytes a header line takes on the wire: `name: value` and CRLF (the value's surrounding spaces are not kept). */
+const LINE_OVERHEAD = ': \r\n'.length;
+
 /**
  * 414 and 431 before anything else. Node's own header limit is set above these bounds so that these
- * answers, as Error objects, come from here; Node's limit remains the backstop for truly huge heads.
+ * answers, as Error objects, come from here; Node's limit remains the backstop for truly huge heads (client-error.ts).
+ * Node keeps every header line (`maxHeadersCount` 0, set in fastify-options.ts), so the size is that of all of them.
  * Node refuses most smuggling shapes itself (see client-error.ts); the ones it lets through are refused here.
  */
 export function requestBoundsHook(request: FastifyRequest): void {
@@ -29,11 +34,12 @@ export function requestBoundsHook(request: FastifyRequest): void {
   let size = 0;
   let hosts = 0;
   for (let i = 0; i < raw.length; i += 2) {
-    size += raw[i].length + raw[i + 1].length;
+    // Node reads header bytes as latin1, so a string's length is its size in bytes.
+    size += raw[i].length + raw[i + 1].length + LINE_OVERHEAD;
     if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts += 1;
   }
   if (size > REQUEST_BOUNDS.headerBytes) {
-    throw new ApiException('header_too_large', `Request headers must not exceed ${REQUEST_BOUNDS.headerBytes} bytes in total.`);
+    throw new ApiException('header_too_large', `Request headers must not exceed ${REQUEST_BOUNDS.headerBytes} bytes in total, as sent.`);
   }
   const http11 = request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1;
   if (http11 && hosts === 0) {
@@ -46,4 +52,11 @@ export function requestBoundsHook(request: FastifyRequest): void {
   if (transferEncoding !== undefined && (!http11 || transferEncoding.trim().toLowerCase() !== 'chunked')) {
     throw badFraming('Transfer-Encoding must be exactly "chunked", and only on HTTP/1.1 requests.');
   }
+}
+
+/** Bounds every request's head: Node keeps all of its header lines, and the hook above measures them. */
+export function useRequestBounds(fastify: FastifyInstance): void {
+  // Node's default keeps the first 2,000 lines and silently drops the rest, which would go unmeasured.
+  fastify.server.maxHeadersCount = 0;
+  fastify.addHook('onRequest', syncHook(requestBoundsHook));
 }
