@@ -35,13 +35,20 @@ async function drive(label) {
   for (const n of [1, 2, 3]) {
     created.push(await client.createPet({ name: label + ' ' + n, categoryId: 7, status: PetStatus.Pending }));
   }
+  // Plain JavaScript feeds each page's nextCursor back as it is: null on the first call and after the last page.
   const pages = [];
-  let cursor;
+  let cursor = null;
   do {
     const page = await client.listPets({ limit: 2, cursor });
     pages.push(page.pets.map((pet) => pet.id));
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  const controller = new AbortController();
+  controller.abort();
+  const aborted = await client.listPets({}, { signal: controller.signal }).then(
+    () => 'not aborted',
+    (error) => error.name,
+  );
   const iterated = [];
   for await (const pet of client.iteratePets({ pageSize: 2 })) iterated.push(pet.id);
   let notFound;
@@ -56,7 +63,7 @@ async function drive(label) {
       code: error.code,
     };
   }
-  return { created, pages, iterated, notFound, warnings };
+  return { created, pages, iterated, notFound, warnings, aborted };
 }
 `;
 
@@ -93,7 +100,8 @@ export async function main(client = new PetstoreClient(options)): Promise<string
   const pet: Pet = await client.createPet(newPet, { idempotencyKey: 'key-1' });
   const page: PetPage = await client.listPets({ limit: 10, status: PetStatus.Available });
   const next: string | null = page.nextCursor;
-  const lines = page.pets.map((each) => \`\${each.id} \${each.name} \${each.status ?? ''}\`);
+  const following: PetPage = await client.listPets({ limit: 10, cursor: next }, { timeoutMs: 2_000, maxRetries: 0 });
+  const lines = [...page.pets, ...following.pets].map((each) => \`\${each.id} \${each.name} \${each.status ?? ''}\`);
   for await (const each of client.iteratePets({ status: PetStatus.Pending, pageSize: 50 })) lines.push(each.name);
   try {
     await client.getPet(pet.id);
@@ -117,6 +125,7 @@ interface DriveResult {
   iterated: number[];
   notFound: unknown;
   warnings: string[];
+  aborted: string;
   loaded?: string[];
 }
 
@@ -144,6 +153,7 @@ describe('the packed @petstore/client in a folder outside the workspace', () => 
     expect(result.iterated).toEqual(expect.arrayContaining(result.created.map((pet) => pet.id)));
     expect(result.notFound).toEqual({ name: 'NotFoundError', isNotFound: true, isApiError: true, status: 404, code: 'not_found' });
     expect(result.warnings).toEqual([expect.stringContaining('getPet')]);
+    expect(result.aborted).toBe('AbortError');
   }
 
   beforeAll(async () => {
