@@ -44,17 +44,19 @@ export async function spawnService(env: Record<string, string>): Promise<Service
 }
 
 /** Resolves once the service answers its liveness probe; rejects if it exits first or takes over 20 s. */
-export async function waitUntilLive(service: ServiceProcess): Promise<void> {
+export const waitUntilLive = (service: ServiceProcess) => waitForProbe(service, 'live');
+
+/** Resolves once the service is ready (connected and migrated); rejects if it exits first or takes over 20 s. */
+export const waitUntilReady = (service: ServiceProcess) => waitForProbe(service, 'ready');
+
+async function waitForProbe(service: ServiceProcess, probe: 'live' | 'ready'): Promise<void> {
   let exited = false;
   void service.exited.then(() => (exited = true));
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline && !exited) {
-    try {
-      if ((await fetch(`${service.origin}/health/live`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Refused while the service is not listening yet.
+    if (await fetch(`${service.origin}/health/${probe}`).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`service did not become live:\n${service.stderr()}\n${service.stdout().slice(-2000)}`);
+  throw new Error(`service did not become ${probe}:\n${service.stderr()}\n${service.stdout().slice(-2000)}`);
 }

@@ -20,8 +20,10 @@ export async function dataSourceOptions(database: DatabaseConfig): Promise<DataS
       type: 'sqlite',
       driver: quietSqlite3,
       database: database.path,
-      enableWAL: true,
-      // How long a write waits for another writer's lock before the request gets a 503.
+      // WAL is switched on by ensureDurability (durability.ts), which asks again when processes starting together on a
+      // new file ask at once and SQLite refuses one of them without waiting; TypeORM's switch would fail the start.
+      enableWAL: false,
+      // How long a write waits for another writer's lock, in this process or another, before the request gets a 503.
       busyTimeout: database.connectTimeoutMs,
     };
   }

@@ -1,14 +1,16 @@
 import { GroupCommit } from './group-commit';
 
+/** A write that numbers its items from where the last one stopped, as consecutive ids. */
+const numbering = (lastId = 0) => (items: unknown[]) => Array.from({ length: items.length }, () => (lastId += 1));
+
 describe(GroupCommit.name, () => {
-  it('writes what arrives together in one call, giving each item its consecutive id', async () => {
+  it('writes what arrives together in one call, giving each item its own result', async () => {
     const writes: string[][] = [];
-    let lastId = 10;
-    const sut = new GroupCommit<string>(async (items) => {
+    const nextIds = numbering(10);
+    const sut = new GroupCommit<string, number>(async (items) => {
       writes.push(items);
       await new Promise((resolve) => setTimeout(resolve, 5));
-      lastId += items.length;
-      return lastId;
+      return nextIds(items);
     });
     const first = sut.add('a');
     const rest = ['b', 'c', 'd'].map((item) => sut.add(item));
@@ -17,26 +19,35 @@ describe(GroupCommit.name, () => {
     expect(writes).toEqual([['a'], ['b', 'c', 'd']]);
   });
 
+  it('hands each item the result at its own position', async () => {
+    const sut = new GroupCommit<string, string>(async (items) => items.map((item) => item.toUpperCase()));
+    expect(await Promise.all(['x', 'y', 'z'].map((item) => sut.add(item)))).toEqual(['X', 'Y', 'Z']);
+  });
+
   it('fails every item of a failed write, and carries on with the next', async () => {
     let calls = 0;
-    const sut = new GroupCommit<string>(async () => {
+    const sut = new GroupCommit<string, number>(async (items) => {
       calls += 1;
       if (calls === 1) throw new Error('disk full');
-      return 7;
+      return items.map(() => 7);
     });
     const failed = sut.add('a');
     await expect(failed).rejects.toThrow('disk full');
     await expect(sut.add('b')).resolves.toBe(7);
   });
 
-  it('never puts more than 1,000 rows in one statement', async () => {
+  it('fails the batch rather than resolve an item without its result', async () => {
+    const sut = new GroupCommit<string, number>(async () => []);
+    await expect(sut.add('a')).rejects.toThrow('a write of 1 items gave 0 results');
+  });
+
+  it('never puts more than 1,000 items in one write', async () => {
     const sizes: number[] = [];
-    let lastId = 0;
-    const sut = new GroupCommit<number>(async (items) => {
+    const nextIds = numbering();
+    const sut = new GroupCommit<number, number>(async (items) => {
       sizes.push(items.length);
       await Promise.resolve();
-      lastId += items.length;
-      return lastId;
+      return nextIds(items);
     });
     const ids = await Promise.all(Array.from({ length: 2_500 }, (_, i) => sut.add(i)));
     expect(new Set(ids).size).toBe(2_500);

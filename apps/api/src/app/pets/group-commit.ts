@@ -1,26 +1,26 @@
-interface Waiting<T> {
+interface Waiting<T, R> {
   item: T;
-  resolve: (id: number) => void;
+  resolve: (result: R) => void;
   reject: (error: unknown) => void;
 }
 
-/** Rows per statement: SQLite allows 32,766 bound parameters, and three go to each pet. */
+/** Items per write: SQLite allows 32,766 bound parameters, and a create with an Idempotency-Key binds eight. */
 const MAX_BATCH = 1_000;
 
 /**
- * Commits creates that arrive together as one statement: one transaction and one fsync for all of them, instead
- * of one each. Every caller's promise still resolves only once its row is committed and synced, so a 201 keeps
+ * Commits creates that arrive together in one write: one transaction and one fsync for all of them, instead
+ * of one each. Every caller's promise still resolves only once its write is committed and synced, so a 201 keeps
  * meaning durable. While a batch is being written, newcomers gather for the next one.
  */
-export class GroupCommit<T> {
-  private waiting: Array<Waiting<T>> = [];
+export class GroupCommit<T, R> {
+  private waiting: Array<Waiting<T, R>> = [];
   private writing = false;
 
-  /** @param write stores the items in one statement, in order, and resolves to the id given to the last one. */
-  constructor(private readonly write: (items: T[]) => Promise<number>) {}
+  /** @param write commits the items together and resolves to one result per item, in their order. */
+  constructor(private readonly write: (items: T[]) => Promise<R[]>) {}
 
-  /** Resolves to the item's id once it is durable. */
-  add(item: T): Promise<number> {
+  /** Resolves to the item's result once its batch is durable. */
+  add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
       if (!this.writing) void this.drain();
@@ -32,9 +32,9 @@ export class GroupCommit<T> {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_BATCH);
       try {
-        const lastId = await this.write(batch.map((entry) => entry.item));
-        // One statement, one writer: the rows got consecutive ids, in the order they were listed.
-        batch.forEach((entry, index) => entry.resolve(lastId - batch.length + 1 + index));
+        const results = await this.write(batch.map((entry) => entry.item));
+        if (results.length !== batch.length) throw new Error(`a write of ${batch.length} items gave ${results.length} results`);
+        batch.forEach((entry, index) => entry.resolve(results[index]));
       } catch (error) {
         for (const entry of batch) entry.reject(error);
       }

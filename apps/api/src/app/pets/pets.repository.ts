@@ -6,28 +6,15 @@ import { DatabaseConnection } from '../database/database-connection';
 import { bindNamed } from '../database/named-parameters';
 import { toSafeInteger } from '../database/safe-integer';
 import { BatchedLookup } from './batched-lookup';
-import { GroupCommit } from './group-commit';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from './idempotency/idempotency-key';
+import type { IdempotentInsert } from './idempotent-insert';
 import { PetEntity } from './pet.entity';
+import { SqliteCreates } from './sqlite-creates';
 
 export interface PetPageQuery {
   status?: PetStatus;
   afterId: number;
   take: number;
-}
-
-/** What a create with an Idempotency-Key did, or found instead. */
-export type IdempotentInsert =
-  | { outcome: 'created'; pet: PetEntity }
-  /** The key answered a create within the last 24 hours. */
-  | { outcome: 'stored'; fingerprint: string; petId: number }
-  /** Another instance is creating with this key right now (PostgreSQL). */
-  | { outcome: 'in_use' };
-
-/** A create waiting for its commit, with the key it claims if it has one. */
-interface PendingCreate {
-  pet: Required<NewPet>;
-  claim?: IdempotencyClaim;
 }
 
 /** A row as the queries below select it; PostgreSQL gives 64-bit columns as strings. */
@@ -82,7 +69,7 @@ const LOOKUPS_IN_FLIGHT = 1;
 export class PetsRepository {
   // SQLite has one writer and an fsync per commit: creates that arrive together are committed together. PostgreSQL
   // runs concurrent commits side by side already, and its identity values may interleave between transactions.
-  private readonly groupCommit?: GroupCommit<PendingCreate>;
+  private readonly sqliteCreates?: SqliteCreates;
   private readonly byId: BatchedLookup<number, number, PetEntity>;
   /** Pages by `status:afterId:take`: requests for the same page that wait together share one query. */
   private readonly pages: BatchedLookup<PetPageQuery, string, PetEntity[]>;
@@ -92,7 +79,7 @@ export class PetsRepository {
     private readonly database: DatabaseConnection,
   ) {
     const sqlite = pets.manager.connection.options.type === 'sqlite';
-    if (sqlite) this.groupCommit = new GroupCommit((batch) => this.insertMany(batch));
+    if (sqlite) this.sqliteCreates = new SqliteCreates((sql, parameters) => this.pets.query(sql, parameters));
     const byIds = sqlite ? SQL.byIds.sqlite : SQL.byIds.postgres;
     this.byId = new BatchedLookup((id) => id, async (ids) => {
       const rows = await this.select(byIds, { ids: sqlite ? JSON.stringify(ids) : ids });
@@ -116,7 +103,7 @@ export class PetsRepository {
   /** Inserts one pet: committed and synced when this resolves. */
   insert(pet: Required<NewPet>): Promise<PetEntity> {
     return this.database.run(async () => {
-      if (this.groupCommit) return { ...pet, id: await this.groupCommit.add({ pet }) };
+      if (this.sqliteCreates) return this.sqliteCreates.create(pet);
       const result = await this.pets.insert(pet);
       return { ...pet, id: toSafeInteger(result.identifiers[0].id) };
     });
@@ -124,16 +111,13 @@ export class PetsRepository {
 
   /**
    * Inserts one pet and its idempotency key in one transaction, unless the key already answered a create within
-   * 24 hours. The caller lets only one create per key run at a time in this process.
+   * 24 hours or another create with it is still running. The decision is the database's, so it holds across
+   * instances and processes.
    */
   insertIdempotently(pet: Required<NewPet>, claim: IdempotencyClaim): Promise<IdempotentInsert> {
-    return this.database.run(async () => {
-      if (!this.groupCommit) return this.insertIdempotentlyOnPostgres(pet, claim);
-      // One process owns a SQLite file, so with the caller's guard nothing can claim the key between look and write.
-      const [stored] = await this.database.read<StoredClaim>(SQL.claim, claimLookup(claim));
-      if (stored) return storedOutcome(stored);
-      return { outcome: 'created', pet: { ...pet, id: await this.groupCommit.add({ pet, claim }) } };
-    });
+    return this.database.run(() =>
+      this.sqliteCreates ? this.sqliteCreates.createIdempotently(pet, claim) : this.insertIdempotentlyOnPostgres(pet, claim),
+    );
   }
 
   private selectPage({ status, afterId, take }: PetPageQuery): Promise<PetEntity[]> {
@@ -159,35 +143,6 @@ export class PetsRepository {
       await this.query(manager, SQL.upsertClaim, { ...claim, petId });
       return { outcome: 'created', pet: { ...pet, id: petId } };
     });
-  }
-
-  /**
-   * One multi-row INSERT (SQLite): resolves to the id of the last row. Pets that claim idempotency keys are written
-   * with their keys in one explicit transaction, so that a key is never stored without its pet, nor a pet without
-   * its key.
-   */
-  private async insertMany(batch: PendingCreate[]): Promise<number> {
-    const rows = batch.map(() => '(?, ?, ?)').join(', ');
-    const values = batch.flatMap(({ pet }) => [pet.name, pet.categoryId, pet.status]);
-    const insertPets = async () =>
-      toSafeInteger(await this.pets.query(`INSERT INTO pets (name, category_id, status) VALUES ${rows}`, values));
-    const claims = batch.flatMap(({ claim }, index) => (claim ? [{ claim, index }] : []));
-    if (claims.length === 0) return insertPets();
-
-    await this.pets.query('BEGIN IMMEDIATE');
-    try {
-      const lastId = await insertPets();
-      const firstId = lastId - batch.length + 1;
-      await this.pets.query(
-        `INSERT OR REPLACE INTO idempotency_keys (holder, idempotency_key, fingerprint, pet_id, created_at) VALUES ${claims.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-        claims.flatMap(({ claim, index }) => [claim.holder, claim.key, claim.fingerprint, firstId + index, claim.createdAt]),
-      );
-      await this.pets.query('COMMIT');
-      return lastId;
-    } catch (error) {
-      await this.pets.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
   }
 
   private query<T>(manager: EntityManager, sql: string, parameters: object): Promise<T[]> {

@@ -3,7 +3,8 @@ import { ApiException } from '../errors/api.exception';
 import { decodeCursor } from './pet-cursor';
 import type { PetEntity } from './pet.entity';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';
-import type { IdempotentInsert, PetPageQuery, PetsRepository } from './pets.repository';
+import type { IdempotentInsert } from './idempotent-insert';
+import type { PetPageQuery, PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
 
 /** An in-memory stand-in for the table, with the repository's contract: pages keyed on id, ascending. */
@@ -18,15 +19,24 @@ class InMemoryPets {
     return row;
   };
   claims = new Map<string, { fingerprint: string; petId: number }>();
+  /** Keys whose create has not committed yet: the repository answers another create with them as in use. */
+  running = new Set<string>();
   /** Lets a test hold creates open, as a slow commit would. */
   commit: Promise<void> = Promise.resolve();
   insertIdempotently = async (pet: Omit<PetEntity, 'id'>, claim: IdempotencyClaim): Promise<IdempotentInsert> => {
-    const stored = this.claims.get(`${claim.holder}/${claim.key}`);
+    const id = `${claim.holder}/${claim.key}`;
+    const stored = this.claims.get(id);
     if (stored) return { outcome: 'stored', ...stored };
-    await this.commit;
-    const row = await this.insert(pet);
-    this.claims.set(`${claim.holder}/${claim.key}`, { fingerprint: claim.fingerprint, petId: row.id });
-    return { outcome: 'created', pet: row };
+    if (this.running.has(id)) return { outcome: 'in_use' };
+    this.running.add(id);
+    try {
+      await this.commit;
+      const row = await this.insert(pet);
+      this.claims.set(id, { fingerprint: claim.fingerprint, petId: row.id });
+      return { outcome: 'created', pet: row };
+    } finally {
+      this.running.delete(id);
+    }
   };
 }
 
@@ -70,7 +80,7 @@ describe(PetsService.name, () => {
       expect(table.rows).toHaveLength(2);
     });
 
-    it('refuses a second create with the key while the first is running, then lets retries in', async () => {
+    it('answers 409 while the repository finds the key in use, then replays once the first committed', async () => {
       let commit = () => undefined as void;
       table.commit = new Promise((resolve) => (commit = resolve));
       const first = sut.createPet({ name: 'Rex', categoryId: 1 }, key);
@@ -90,9 +100,21 @@ describe(PetsService.name, () => {
       expect((await sut.createPet({ name: 'Rex', categoryId: 1 }, key)).replayed).toBe(false);
     });
 
-    it('passes on another instance\'s claim as 409', async () => {
+    it('passes on a key in use elsewhere (another instance or process) as 409', async () => {
       table.insertIdempotently = async () => ({ outcome: 'in_use' });
       await expect(sut.createPet({ name: 'Rex', categoryId: 1 }, key)).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+    });
+
+    it('keeps no claims of its own: concurrent creates with one key all reach the repository, which decides', async () => {
+      const asked: string[] = [];
+      table.insertIdempotently = async (_pet, claim) => {
+        asked.push(claim.key);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { outcome: 'in_use' };
+      };
+      const creates = [1, 2].map(() => sut.createPet({ name: 'Rex', categoryId: 1 }, key));
+      for (const create of creates) await expect(create).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+      expect(asked).toEqual(['k-1', 'k-1']);
     });
   });
 

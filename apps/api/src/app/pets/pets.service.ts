@@ -27,9 +27,6 @@ export interface CreatedPet {
 
 @Injectable()
 export class PetsService {
-  /** Creates with an Idempotency-Key running in this process, by holder and key. */
-  private readonly claimsInFlight = new Set<string>();
-
   constructor(private readonly repository: PetsRepository) {}
 
   async listPets({ limit = LIST_LIMIT.default, status, cursor }: ListPetsQueryDto): Promise<PetPage> {
@@ -45,25 +42,19 @@ export class PetsService {
     const pet = { name, categoryId, status };
     if (!idempotency) return { pet: toPet(await this.repository.insert(pet)), replayed: false };
 
-    const inFlight = `${idempotency.holder}\n${idempotency.key}`;
-    if (this.claimsInFlight.has(inFlight)) throw keyInUse();
-    this.claimsInFlight.add(inFlight);
-    try {
-      // The body as sent, not as completed with defaults: a retry must send an equal body.
-      const claim: IdempotencyClaim = { ...idempotency, fingerprint: fingerprintOf(newPet), createdAt: Date.now() };
-      const result = await this.repository.insertIdempotently(pet, claim);
-      if (result.outcome === 'created') return { pet: toPet(result.pet), replayed: false };
-      if (result.outcome === 'in_use') throw keyInUse();
-      if (result.fingerprint !== claim.fingerprint) {
-        throw new ApiException(
-          'idempotency_key_reused',
-          'Idempotency-Key was already used with a different request body; send a new key to create another pet.',
-        );
-      }
-      return { pet: await this.getPet(result.petId), replayed: true };
-    } finally {
-      this.claimsInFlight.delete(inFlight);
+    // The body as sent, not as completed with defaults: a retry must send an equal body. Whether the key is free is
+    // the repository's to decide, inside the database's transaction, so that it holds across processes.
+    const claim: IdempotencyClaim = { ...idempotency, fingerprint: fingerprintOf(newPet), createdAt: Date.now() };
+    const result = await this.repository.insertIdempotently(pet, claim);
+    if (result.outcome === 'created') return { pet: toPet(result.pet), replayed: false };
+    if (result.outcome === 'in_use') throw keyInUse();
+    if (result.fingerprint !== claim.fingerprint) {
+      throw new ApiException(
+        'idempotency_key_reused',
+        'Idempotency-Key was already used with a different request body; send a new key to create another pet.',
+      );
     }
+    return { pet: await this.getPet(result.petId), replayed: true };
   }
 
   async getPet(id: number): Promise<Pet> {
