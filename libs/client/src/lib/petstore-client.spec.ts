@@ -233,13 +233,6 @@ describe(PetstoreClient.name, () => {
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
 
-    /** Runs the call while advancing fake time, so that backoff sleeps pass instantly. */
-    async function settle<T>(promise: Promise<T>): Promise<T | unknown> {
-      const outcome = promise.catch((e: unknown) => e);
-      await jest.runAllTimersAsync();
-      return outcome;
-    }
-
     it.each([408, 429, 500, 502, 503, 504])('retries a GET on %i, then succeeds', async (status) => {
       const { fetch, calls } = scriptedFetch(problem(status, 'x'), json(200, [rex]));
       expect(await settle(client(fetch).sut.listPets())).toEqual({ pets: [rex], nextCursor: null });
@@ -334,12 +327,6 @@ describe(PetstoreClient.name, () => {
   describe('per-call options', () => {
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
-
-    async function settle<T>(promise: Promise<T>): Promise<T | unknown> {
-      const outcome = promise.catch((e: unknown) => e);
-      await jest.runAllTimersAsync();
-      return outcome;
-    }
 
     const collect = async (pets: AsyncIterable<Pet>) => {
       const all: Pet[] = [];
@@ -481,3 +468,10 @@ describe(PetstoreClient.name, () => {
     });
   });
 });
+
+/** Runs the call while advancing fake time, so that backoff sleeps pass instantly. */
+async function settle<T>(promise: Promise<T>): Promise<T | unknown> {
+  const outcome = promise.catch((e: unknown) => e);
+  await jest.runAllTimersAsync();
+  return outcome;
+}
