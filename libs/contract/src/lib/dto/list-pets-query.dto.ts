@@ -41,7 +41,7 @@ export class ListPetsQueryDto {
     minLength: CURSOR_LENGTH.min,
     maxLength: CURSOR_LENGTH.max,
     pattern: '^[A-Za-z0-9_-]+$',
-    example: 'cDEuNDI',
+    // No example: Swagger UI's "Try it out" fills a parameter with its example, and would then ask for a page far on.
   })
   @ValidateIf((_, value) => value !== undefined)
   @IsString({ message: 'cursor must be a single value taken from a Link header' })
