@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../../apps/api/src/app/auth/api-key.entity';
 import { ApiKeyStore } from '../../apps/api/src/app/auth/api-key.store';
 import { loadDatabaseConfig } from '../../apps/api/src/app/config/app-config';
-import { dataSourceOptions } from '../../apps/api/src/app/database/data-source-options';
-import { migrate } from '../../apps/api/src/app/database/migrate';
+import { dialectFor } from '../../apps/api/src/app/database/data-source-options';
 
 // Key administration on the configured database (DATABASE_URL, as the service reads it). The service refuses a
 // revoked or expired key within seconds on every instance; nothing needs restarting.
@@ -12,11 +11,12 @@ import { migrate } from '../../apps/api/src/app/database/migrate';
 const DAY_MS = 86_400_000;
 
 async function withStore<T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> {
-  const dataSource = new DataSource(await dataSourceOptions(loadDatabaseConfig()));
+  const dialect = dialectFor(loadDatabaseConfig());
+  const dataSource = new DataSource(await dialect.options());
   await dataSource.initialize();
   try {
     // The service may never have run on this database: make sure the table exists.
-    await migrate(dataSource);
+    await dialect.migrate(dataSource);
     return await work(new ApiKeyStore(dataSource.getRepository(ApiKeyEntity)));
   } finally {
     await dataSource.destroy();

@@ -1,5 +1,5 @@
 import type { Pet } from '@petstore/contract';
-import { PetsRepository } from '../src/app/pets/pets.repository';
+import { PetStore } from '../src/app/pets/pet-store';
 import { expectError } from './support/assertions';
 import { type RawResponse, rawRequest } from './support/raw-http';
 import { AUTH, JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';
@@ -132,7 +132,7 @@ describe('hardening', () => {
     });
 
     it('are on a 500 too', async () => {
-      const failure = jest.spyOn(sut.app.get(PetsRepository), 'findPage').mockRejectedValue(new Error('boom'));
+      const failure = jest.spyOn(sut.app.get(PetStore), 'findPage').mockRejectedValue(new Error('boom'));
       try {
         const response = await record('GET /v1/pets (crash)', await fetch(`${sut.origin}/v1/pets`, { headers: AUTH }), true);
         expectSecurityHeaders(response);

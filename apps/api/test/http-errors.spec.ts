@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { PetsRepository } from '../src/app/pets/pets.repository';
+import { PetStore } from '../src/app/pets/pet-store';
 import { expectError } from './support/assertions';
 import type { ErrorCode } from '@petstore/contract';
 import { type RawResponse, rawRequest, rawUpload } from './support/raw-http';
@@ -187,7 +187,7 @@ describe('errors from every layer are the Error object', () => {
 
   describe('failures inside the service', () => {
     it('answers an unexpected failure with 500 internal_error, without details, and logs it', async () => {
-      jest.spyOn(sut.app.get(PetsRepository), 'findPage').mockRejectedValue(new Error('SQLITE_CORRUPT: secret details at /var/lib'));
+      jest.spyOn(sut.app.get(PetStore), 'findPage').mockRejectedValue(new Error('SQLITE_CORRUPT: secret details at /var/lib'));
       const message = await expectError(await fetch(`${sut.origin}/v1/pets`, { headers: AUTH }), 500, 'internal_error');
       expect(message).not.toMatch(/SQLITE|secret|\/var\/lib|at /);
       expect(sut.logs().some((line) => line.level === 50 && String(line.msg).includes('SQLITE_CORRUPT'))).toBe(true);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
-import { PetsRepository } from '../src/app/pets/pets.repository';
+import { PetStore } from '../src/app/pets/pet-store';
 import { AUTH, JSON_AUTH, startApp } from './support/test-app';
 import { createTestDatabase, TEST_DATABASE } from './support/test-database';
 
@@ -125,7 +125,7 @@ describe('stopping', () => {
   it('lets requests in flight finish before the database closes', async () => {
     const sut = await startApp();
     // Hold every insert for a moment, so that the stop begins with all of them inside the service.
-    const repository = sut.app.get(PetsRepository);
+    const repository = sut.app.get(PetStore);
     const insert = repository.insert.bind(repository);
     let entered = 0;
     jest.spyOn(repository, 'insert').mockImplementation(async (pet) => {

@@ -6,8 +6,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app/configure-app';
 import { loadConfig } from '../../src/app/config/app-config';
 import { createLogger } from '../../src/app/logging/create-logger';
-import { PetEntity } from '../../src/app/pets/pet.entity';
-import { toPet } from '../../src/app/pets/pet.mapper';
+import { PET_COLUMNS, type PetRow, toPet } from '../../src/app/pets/stores/pet-row';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 /** The key every test authenticates with; it must never show up in a response or a log line. */
@@ -75,7 +74,7 @@ export async function startApp({ env = {}, database, port: listenPort = 0 }: Sta
         .filter(Boolean)
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     rawLogs: () => output,
-    storedPets: async () => (await app.get(DataSource).getRepository(PetEntity).find({ order: { id: 'ASC' } })).map(toPet),
+    storedPets: async () => ((await app.get(DataSource).query(`SELECT ${PET_COLUMNS} FROM pets ORDER BY id`)) as PetRow[]).map(toPet),
     close: async () => {
       await app.close();
       if (!database) await db.drop();

@@ -1,12 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { ApiException } from '../errors/api.exception';
 import { DatabaseConnection } from './database-connection';
+import type { DatabaseDialect } from './database-dialect';
 
 describe(DatabaseConnection.name, () => {
   describe('close', () => {
     it('lets the operations under way finish before it closes the database, and refuses later ones', async () => {
       const destroy = jest.fn(async () => undefined);
-      const sut = new DatabaseConnection({ isInitialized: true, destroy, options: { type: 'postgres' } } as unknown as DataSource);
+      const sut = new DatabaseConnection({ isInitialized: true, destroy } as unknown as DataSource, {} as DatabaseDialect);
       sut.ready = true;
       let commit!: (outcome: string) => void;
       const write = sut.run(() => new Promise<string>((resolve) => (commit = resolve)));

@@ -1,14 +1,9 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { DatabaseDialect } from './database-dialect';
 import { isDatabaseUnavailable, serviceUnavailable } from './database-failure';
-import { ensureDurability } from './durability';
-import { migrate } from './migrate';
-import { bindNamed } from './named-parameters';
-import { SqliteReaders } from './sqlite-readers';
 
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000];
-/** As many as libuv's default thread pool has threads. */
-const SQLITE_READERS = 4;
 
 /**
  * Owns the connection to the database. The service starts whether or not the database answers: until it does,
@@ -20,13 +15,16 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseConnection.name);
   private retry?: NodeJS.Timeout;
   private stopped = false;
-  private readers?: SqliteReaders;
+  private readonly closeFirst: Array<() => Promise<void>> = [];
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing?: Promise<void>;
   /** True once connected, durable and migrated. */
   ready = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly dialect: DatabaseDialect,
+  ) {}
 
   /** One attempt before the app listens, so that a healthy start is ready at once; then retries in the background. */
   async onModuleInit(): Promise<void> {
@@ -38,9 +36,9 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Lets the operations under way finish (a create resolves only once committed), then closes the SQLite readers
-   * before the connection that writes: the last connection to close checkpoints the WAL and removes it, which a
-   * read-only one cannot do.
+   * Lets the operations under way finish (a create resolves only once committed), then closes what was opened beside
+   * the connection (SQLite's read-only connections) before the connection itself: the last connection to a SQLite file
+   * to close checkpoints the WAL and removes it, which a read-only one cannot do.
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
@@ -48,18 +46,15 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
       this.ready = false;
       clearTimeout(this.retry);
       await Promise.allSettled(this.inFlight);
-      await this.readers?.close();
+      await Promise.all(this.closeFirst.map((close) => close()));
       if (this.dataSource.isInitialized) await this.dataSource.destroy();
     })();
     return this.closing;
   }
 
-  /** A read-only query with named parameters (`:name`); 503 when the database cannot serve it. */
-  read<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
-    return this.run(() => {
-      const [query, values] = bindNamed(sql, parameters, this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite');
-      return this.readers ? this.readers.all<T>(query, values) : this.dataSource.query(query, values);
-    });
+  /** Registers what must close before the database connection does, once the operations under way are done. */
+  beforeClose(close: () => Promise<void>): void {
+    this.closeFirst.push(close);
   }
 
   /** Runs a database operation, answering 503 (not 500) when the database cannot serve it. */
@@ -80,13 +75,8 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   private async connect(attempt: number): Promise<void> {
     try {
       if (!this.dataSource.isInitialized) await this.dataSource.initialize();
-      const durability = await ensureDurability(this.dataSource);
-      const applied = await migrate(this.dataSource);
-      const { type, database } = this.dataSource.options;
-      // An in-memory database exists only inside its one connection.
-      if (type === 'sqlite' && database !== ':memory:') {
-        this.readers = await SqliteReaders.open(String(database), SQLITE_READERS, this.dataSource.options.busyTimeout ?? 5_000);
-      }
+      const durability = await this.dialect.ensureDurability(this.dataSource);
+      const applied = await this.dialect.migrate(this.dataSource);
       this.ready = true;
       this.logger.log(`Database ready (${durability}); ${applied.length} migration(s) applied`);
     } catch (error) {

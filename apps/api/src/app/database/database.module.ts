@@ -3,7 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from './database-connection';
-import { dataSourceOptions } from './data-source-options';
+import { dialectFor } from './data-source-options';
+import { DatabaseDialect } from './database-dialect';
 
 @Global()
 @Module({
@@ -11,13 +12,16 @@ import { dataSourceOptions } from './data-source-options';
     TypeOrmModule.forRootAsync({
       inject: [ConfigService],
       useFactory: async (config: ConfigService<AppConfig, true>) => ({
-        ...(await dataSourceOptions(config.get('database', { infer: true }))),
+        ...(await dialectFor(config.get('database', { infer: true })).options()),
         // DatabaseConnection connects, and keeps trying, so that an unreachable database never stops the start.
         manualInitialization: true,
       }),
     }),
   ],
-  providers: [DatabaseConnection],
-  exports: [DatabaseConnection],
+  providers: [
+    { provide: DatabaseDialect, inject: [ConfigService], useFactory: (config: ConfigService<AppConfig, true>) => dialectFor(config.get('database', { infer: true })) },
+    DatabaseConnection,
+  ],
+  exports: [DatabaseDialect, DatabaseConnection],
 })
 export class DatabaseModule {}

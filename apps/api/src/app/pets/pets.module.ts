@@ -1,14 +1,27 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DatabaseConnection } from '../database/database-connection';
+import { DatabaseDialect } from '../database/database-dialect';
+import { SqliteDialect } from '../database/sqlite/sqlite.dialect';
 import { IdempotencyKeyPurge } from './idempotency/idempotency-key-purge';
-import { PetEntity } from './pet.entity';
+import { PetStore } from './pet-store';
 import { PetsController } from './pets.controller';
-import { PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
+import { PostgresPetStore } from './stores/postgres-pet-store';
+import { SqlitePetStore } from './stores/sqlite-pet-store';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PetEntity])],
   controllers: [PetsController],
-  providers: [PetsService, PetsRepository, IdempotencyKeyPurge],
+  providers: [
+    PetsService,
+    IdempotencyKeyPurge,
+    {
+      // The one choice of store, made once: nothing above it asks which database is in use.
+      provide: PetStore,
+      inject: [DataSource, DatabaseConnection, DatabaseDialect],
+      useFactory: (dataSource: DataSource, database: DatabaseConnection, dialect: DatabaseDialect): PetStore =>
+        dialect instanceof SqliteDialect ? new SqlitePetStore(dataSource, database, dialect.config) : new PostgresPetStore(dataSource, database),
+    },
+  ],
 })
 export class PetsModule {}

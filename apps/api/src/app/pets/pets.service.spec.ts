@@ -1,29 +1,27 @@
-import { PetStatus } from '@petstore/contract';
+import { type Pet, PetStatus } from '@petstore/contract';
 import { ApiException } from '../errors/api.exception';
 import { decodeCursor } from './pet-cursor';
-import type { PetEntity } from './pet.entity';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';
-import type { IdempotentInsert } from './idempotent-insert';
-import type { PetPageQuery, PetsRepository } from './pets.repository';
+import type { IdempotentInsert, PetPageQuery, PetStore } from './pet-store';
 import { PetsService } from './pets.service';
 
-/** An in-memory stand-in for the table, with the repository's contract: pages keyed on id, ascending. */
+/** An in-memory stand-in for the table, with the store's contract: pages keyed on id, ascending. */
 class InMemoryPets {
-  rows: PetEntity[] = [];
+  rows: Pet[] = [];
   findPage = async ({ status, afterId, take }: PetPageQuery) =>
     this.rows.filter((row) => row.id > afterId && (!status || row.status === status)).slice(0, take);
-  findById = async (id: number) => this.rows.find((row) => row.id === id) ?? null;
-  insert = async (pet: Omit<PetEntity, 'id'>) => {
+  findById = async (id: number) => this.rows.find((row) => row.id === id);
+  insert = async (pet: Omit<Pet, 'id'>) => {
     const row = { ...pet, id: this.rows.length + 1 };
     this.rows.push(row);
     return row;
   };
   claims = new Map<string, { fingerprint: string; petId: number }>();
-  /** Keys whose create has not committed yet: the repository answers another create with them as in use. */
+  /** Keys whose create has not committed yet: the store answers another create with them as in use. */
   running = new Set<string>();
   /** Lets a test hold creates open, as a slow commit would. */
   commit: Promise<void> = Promise.resolve();
-  insertIdempotently = async (pet: Omit<PetEntity, 'id'>, claim: IdempotencyClaim): Promise<IdempotentInsert> => {
+  insertIdempotently = async (pet: Omit<Pet, 'id'>, claim: IdempotencyClaim): Promise<IdempotentInsert> => {
     const id = `${claim.holder}/${claim.key}`;
     const stored = this.claims.get(id);
     if (stored) return { outcome: 'stored', ...stored };
@@ -46,7 +44,7 @@ describe(PetsService.name, () => {
 
   beforeEach(async () => {
     table = new InMemoryPets();
-    sut = new PetsService(table as unknown as PetsRepository);
+    sut = new PetsService(table as unknown as PetStore);
   });
 
   describe('createPet', () => {
@@ -80,7 +78,7 @@ describe(PetsService.name, () => {
       expect(table.rows).toHaveLength(2);
     });
 
-    it('answers 409 while the repository finds the key in use, then replays once the first committed', async () => {
+    it('answers 409 while the store finds the key in use, then replays once the first committed', async () => {
       let commit = () => undefined as void;
       table.commit = new Promise((resolve) => (commit = resolve));
       const first = sut.createPet({ name: 'Rex', categoryId: 1 }, key);
@@ -105,7 +103,7 @@ describe(PetsService.name, () => {
       await expect(sut.createPet({ name: 'Rex', categoryId: 1 }, key)).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
     });
 
-    it('keeps no claims of its own: concurrent creates with one key all reach the repository, which decides', async () => {
+    it('keeps no claims of its own: concurrent creates with one key all reach the store, which decides', async () => {
       const asked: string[] = [];
       table.insertIdempotently = async (_pet, claim) => {
         asked.push(claim.key);

@@ -4,8 +4,7 @@ import type { ListPetsQueryDto } from '@petstore/contract/dto';
 import { ApiException } from '../errors/api.exception';
 import { fingerprintOf, type IdempotencyClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';
-import { toPet } from './pet.mapper';
-import { PetsRepository } from './pets.repository';
+import { PetStore } from './pet-store';
 
 export interface PetPage {
   pets: Pet[];
@@ -27,26 +26,26 @@ export interface CreatedPet {
 
 @Injectable()
 export class PetsService {
-  constructor(private readonly repository: PetsRepository) {}
+  constructor(private readonly store: PetStore) {}
 
   async listPets({ limit = LIST_LIMIT.default, status, cursor }: ListPetsQueryDto): Promise<PetPage> {
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
     // One row more than asked tells whether a next page exists without counting.
-    const rows = await this.repository.findPage({ status, afterId, take: limit + 1 });
-    const pets = rows.slice(0, limit).map(toPet);
+    const rows = await this.store.findPage({ status, afterId, take: limit + 1 });
+    const pets = rows.slice(0, limit);
     return rows.length > limit ? { pets, nextCursor: encodeCursor(pets[pets.length - 1].id) } : { pets };
   }
 
   async createPet(newPet: NewPet, idempotency?: IdempotencyRequest): Promise<CreatedPet> {
     const { name, categoryId, status = PetStatus.Available } = newPet;
     const pet = { name, categoryId, status };
-    if (!idempotency) return { pet: toPet(await this.repository.insert(pet)), replayed: false };
+    if (!idempotency) return { pet: await this.store.insert(pet), replayed: false };
 
     // The body as sent, not as completed with defaults: a retry must send an equal body. Whether the key is free is
-    // the repository's to decide, inside the database's transaction, so that it holds across processes.
+    // the store's to decide, inside the database's transaction, so that it holds across processes.
     const claim: IdempotencyClaim = { ...idempotency, fingerprint: fingerprintOf(newPet), createdAt: Date.now() };
-    const result = await this.repository.insertIdempotently(pet, claim);
-    if (result.outcome === 'created') return { pet: toPet(result.pet), replayed: false };
+    const result = await this.store.insertIdempotently(pet, claim);
+    if (result.outcome === 'created') return { pet: result.pet, replayed: false };
     if (result.outcome === 'in_use') throw keyInUse();
     if (result.fingerprint !== claim.fingerprint) {
       throw new ApiException(
@@ -58,9 +57,9 @@ export class PetsService {
   }
 
   async getPet(id: number): Promise<Pet> {
-    const pet = await this.repository.findById(id);
+    const pet = await this.store.findById(id);
     if (!pet) throw new ApiException('not_found', `No pet has id ${id}.`);
-    return toPet(pet);
+    return pet;
   }
 }
 

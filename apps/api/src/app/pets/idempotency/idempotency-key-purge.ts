@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PetsRepository } from '../pets.repository';
+import { PetStore } from '../pet-store';
 import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency-key';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -16,7 +16,7 @@ export class IdempotencyKeyPurge implements OnApplicationBootstrap, OnApplicatio
   private first?: NodeJS.Timeout;
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly repository: PetsRepository) {}
+  constructor(private readonly store: PetStore) {}
 
   onApplicationBootstrap(): void {
     this.first = setTimeout(() => void this.purge(), FIRST_PURGE_AFTER_MS).unref();
@@ -30,7 +30,7 @@ export class IdempotencyKeyPurge implements OnApplicationBootstrap, OnApplicatio
 
   async purge(now = Date.now()): Promise<void> {
     try {
-      await this.repository.purgeIdempotencyKeys(now - IDEMPOTENCY_KEY_TTL_MS);
+      await this.store.purgeIdempotencyKeys(now - IDEMPOTENCY_KEY_TTL_MS);
     } catch (error) {
       this.logger.warn(`Could not purge expired idempotency keys: ${(error as Error).message}`);
     }

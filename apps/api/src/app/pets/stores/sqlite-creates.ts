@@ -1,9 +1,8 @@
-import type { NewPet } from '@petstore/contract';
-import { toSafeInteger } from '../database/safe-integer';
-import { GroupCommit } from './group-commit';
-import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from './idempotency/idempotency-key';
-import type { IdempotentInsert } from './idempotent-insert';
-import type { PetEntity } from './pet.entity';
+import type { NewPet, Pet } from '@petstore/contract';
+import { toSafeInteger } from '../../database/safe-integer';
+import { GroupCommit } from '../group-commit';
+import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
+import type { IdempotentInsert } from '../pet-store';
 
 /** Runs one statement on the connection that writes; an INSERT resolves to the rowid of its last row. */
 export type SqliteStatement = (sql: string, parameters: unknown[]) => Promise<unknown>;
@@ -53,7 +52,7 @@ export class SqliteCreates {
   constructor(private readonly statement: SqliteStatement) {}
 
   /** Resolves once the pet is committed and synced. */
-  async create(pet: Required<NewPet>): Promise<PetEntity> {
+  async create(pet: Required<NewPet>): Promise<Pet> {
     const result = await this.groupCommit.add({ pet });
     if (result.outcome !== 'created') throw new Error(`a create without an Idempotency-Key was answered ${result.outcome}`);
     return result.pet;

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PetStatus } from '@petstore/contract';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../database/data-source-options';
-import { migrate } from '../database/migrate';
-import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from './idempotency/idempotency-key';
+import { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
+import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
 import { type PendingCreate, SqliteCreates, type SqliteStatement, writeBatch } from './sqlite-creates';
 
 const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
@@ -17,9 +16,9 @@ describe('SQLite creates', () => {
 
   /** Another connection to the same file, as another process would have. */
   async function connect(): Promise<{ dataSource: DataSource; statement: SqliteStatement }> {
-    const options = await dataSourceOptions({ type: 'sqlite', path: join(dir, 'petstore.sqlite'), poolSize: 1, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000 });
-    const dataSource = await new DataSource(options).initialize();
-    await migrate(dataSource);
+    const dialect = new SqliteDialect({ type: 'sqlite', path: join(dir, 'petstore.sqlite'), poolSize: 1, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000 });
+    const dataSource = await new DataSource(await dialect.options()).initialize();
+    await dialect.migrate(dataSource);
     connections.push(dataSource);
     return { dataSource, statement: (sql, parameters) => dataSource.query(sql, parameters) };
   }

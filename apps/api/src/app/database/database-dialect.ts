@@ -1,0 +1,19 @@
+import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
+
+/**
+ * What differs between the databases below the stores: how to connect, what makes a commit durable, and how several
+ * processes migrate one database without stepping on each other. Chosen once, from the configuration
+ * (data-source-options.ts).
+ */
+export abstract class DatabaseDialect {
+  abstract readonly kind: 'sqlite' | 'postgres';
+
+  /** TypeORM's settings; the schema always comes from the migrations. */
+  abstract options(): Promise<DataSourceOptions>;
+
+  /** Makes sure a commit means durable, and says how, for the start-up log; throws if it cannot. */
+  abstract ensureDurability(dataSource: DataSource): Promise<string>;
+
+  /** Brings the schema up to date; safe when several processes start at once. */
+  abstract migrate(dataSource: DataSource): Promise<Migration[]>;
+}

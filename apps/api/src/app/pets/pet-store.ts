@@ -1,0 +1,40 @@
+import type { NewPet, Pet, PetStatus } from '@petstore/contract';
+import type { IdempotencyClaim } from './idempotency/idempotency-key';
+
+/** One page of `pets`, ordered by id. */
+export interface PetPageQuery {
+  status?: PetStatus;
+  afterId: number;
+  take: number;
+}
+
+/** What a create with an Idempotency-Key did, or found instead. */
+export type IdempotentInsert =
+  | { outcome: 'created'; pet: Pet }
+  /** The key answered a create within the last 24 hours. */
+  | { outcome: 'stored'; fingerprint: string; petId: number }
+  /** Another create with this key is still running, in this process or another. */
+  | { outcome: 'in_use' };
+
+/**
+ * Where pets and their idempotency keys are kept: the port the service talks to. One implementation per database
+ * (stores/), chosen once when the pets module is built; each owns its SQL, its batching and its idempotency decision.
+ * Every method answers 503 when the database cannot serve.
+ */
+export abstract class PetStore {
+  abstract findPage(query: PetPageQuery): Promise<Pet[]>;
+
+  abstract findById(id: number): Promise<Pet | undefined>;
+
+  /** Resolves once the pet is committed and synced. */
+  abstract insert(pet: Required<NewPet>): Promise<Pet>;
+
+  /**
+   * Inserts the pet and its key in one transaction, unless the key answered a create within 24 hours or another
+   * create with it is still running. The decision is the database's, so it holds across instances and processes.
+   */
+  abstract insertIdempotently(pet: Required<NewPet>, claim: IdempotencyClaim): Promise<IdempotentInsert>;
+
+  /** Forgets idempotency keys created at or before `before` (epoch ms). */
+  abstract purgeIdempotencyKeys(before: number): Promise<void>;
+}
