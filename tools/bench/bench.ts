@@ -1,32 +1,38 @@
-// Issue 6's benchmark: the built service against a minimal node:http + better-sqlite3 server (the ceiling), on
-// fresh databases with the same rows, runs alternated A B A B so that drift on the machine hits both alike.
-// Usage: npm run bench -- [--rounds 3] [--duration 10] [--large | --smoke] [--out file.json]  (--help for all)
+// Issue 6's benchmark: the built service against a minimal node:http + better-sqlite3 server (the ceiling), and on
+// PostgreSQL against itself on SQLite, on fresh databases with the same rows, driven by wrk; runs alternated
+// A B C A B C so that drift on the machine hits every server alike.
+// Usage: npm run bench -- [--rounds 3] [--duration 10] [--database both] [--large | --smoke] [--out file.json]  (--help for all)
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuSnapshot, otherCores } from './cpu';
-import { LARGE_WORKLOADS, type Measurement, WORKLOADS, type Workload, measure } from './load';
-import { formatSpread, ratio, spread, table } from './report';
-import { migratedTemplate, seededCopy } from './seed';
 import { serviceBuild } from '../built-service';
-import { type RunningServer, residentMb, startReference, startService, stopServer } from './servers';
+import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
+import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
+import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
+import { formatSpread, ratio, spread, table } from './report';
+import { migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
+import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
 
 const USAGE = `npm run bench -- [options]
-  --rounds N        alternating rounds per workload (default 3)
-  --duration S      seconds per measured run (default 10)
-  --warmup S        seconds of warm-up per server and workload, not measured (default 2)
-  --connections N   concurrent connections (default 50)
-  --pets N          pets seeded (default 10000)
-  --log-level L     the service's LOG_LEVEL (default info, its production default)
-  --node-options S  the service's NODE_OPTIONS (default: package.json config.node_options, as npm start)
-  --large           the service's status-filtered list at 10,000 vs 1,000,000 pets, instead of the comparison
-  --smoke           CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
-  --out FILE        raw results as JSON (default tmp/bench/<mode>-<time>.json)
-  --keep            keep the temporary databases and server logs`;
+  --rounds N          alternating rounds per workload (default 3)
+  --duration S        whole seconds per measured run (default 10)
+  --warmup S          whole seconds of warm-up per server and workload, not measured (default 2)
+  --connections N     concurrent connections of wrk's one thread (default 50)
+  --pets N            pets seeded (default 10000)
+  --database D        the service on sqlite, postgres or both (default both); the reference is always SQLite
+  --postgres-url URL  an existing database on the server to create the run's database on
+                      (default TEST_POSTGRES_URL, else postgres://<user>@127.0.0.1:5432/test)
+  --log-level L       the service's LOG_LEVEL (default info, its production default)
+  --node-options S    the service's NODE_OPTIONS (default: package.json config.node_options, as npm start)
+  --large             the service on SQLite, status-filtered list at 10,000 vs 1,000,000 pets, instead of the comparison
+  --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
+  --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
+  --keep              keep the temporary databases and server logs`;
 
 const LARGE_PETS = 1_000_000;
 const LATENCY_TARGET = 1.25;
+type DatabaseKind = 'sqlite' | 'postgres';
 
 interface Options {
   mode: 'compare' | 'large' | 'smoke';
@@ -35,6 +41,8 @@ interface Options {
   warmup: number;
   connections: number;
   pets: number;
+  databases: DatabaseKind[];
+  postgresUrl: string;
   logLevel: string;
   nodeOptions?: string;
   out: string;
@@ -45,6 +53,13 @@ interface Run extends Measurement {
   workload: string;
   server: string;
   round: number;
+  /** CPU seconds of the server's process during the run, and of its PostgreSQL backends (0 on SQLite). */
+  cpuSeconds: number;
+  databaseCpuSeconds: number;
+  /** Both together, per 1,000 requests. */
+  cpuPer1k: number;
+  /** Cores that wrk kept busy (it runs one thread, so 1 means it was the bottleneck). */
+  wrkCores: number;
   /** Cores that other processes on the machine kept busy during the run (0 on a quiet machine). */
   otherCores: number;
 }
@@ -53,8 +68,9 @@ function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
-      pets: { type: 'string' }, 'log-level': { type: 'string' }, 'node-options': { type: 'string' }, out: { type: 'string' },
-      large: { type: 'boolean' }, smoke: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' },
+      pets: { type: 'string' }, database: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
+      'node-options': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -63,18 +79,23 @@ function parseOptions(): Options {
   }
   const mode = values.smoke ? 'smoke' : values.large ? 'large' : 'compare';
   const smoke = mode === 'smoke';
-  const number = (text: string | undefined, fallback: number, name: string) => {
-    const value = text === undefined ? fallback : Number(text);
-    if (!(value > 0)) throw new Error(`--${name} must be a positive number, not ${text}`);
+  const integer = (text: string | undefined, fallback: number, name: string) => {
+    const value = text === undefined ? fallback : /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+    if (!(value > 0)) throw new Error(`--${name} must be a whole number above 0, not ${text}\n${USAGE}`);
     return value;
   };
+  const database = values.database ?? (mode === 'large' ? 'sqlite' : 'both');
+  if (!['sqlite', 'postgres', 'both'].includes(database)) throw new Error(`--database must be sqlite, postgres or both, not ${database}`);
+  if (mode === 'large' && database !== 'sqlite') throw new Error('--large runs the service on SQLite only');
   return {
     mode,
-    rounds: number(values.rounds, smoke ? 1 : 3, 'rounds'),
-    duration: number(values.duration, smoke ? 2 : 10, 'duration'),
-    warmup: number(values.warmup, smoke ? 1 : 2, 'warmup'),
-    connections: number(values.connections, 50, 'connections'),
-    pets: number(values.pets, smoke ? 1_000 : 10_000, 'pets'),
+    rounds: integer(values.rounds, smoke ? 1 : 3, 'rounds'),
+    duration: integer(values.duration, smoke ? 2 : 10, 'duration'),
+    warmup: integer(values.warmup, smoke ? 1 : 2, 'warmup'),
+    connections: integer(values.connections, 50, 'connections'),
+    pets: integer(values.pets, smoke ? 1_000 : 10_000, 'pets'),
+    databases: database === 'both' ? ['sqlite', 'postgres'] : [database as DatabaseKind],
+    postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
     logLevel: values['log-level'] ?? 'info',
     nodeOptions: values['node-options'],
     out: resolve(values.out ?? `tmp/bench/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
@@ -82,11 +103,11 @@ function parseOptions(): Options {
   };
 }
 
-/** Runs every workload against each server in turn, A B A B, after a warm-up; peak VmRSS per server and workload. */
+/** Runs every workload against each server in turn, A B C A B C, after a warm-up; peak VmRSS per server and workload. */
 async function alternate(options: Options, workloads: Workload[], servers: Record<string, RunningServer>, pets: Record<string, number>) {
   const runs: Run[] = [];
   const peakRss: Record<string, Record<string, number>> = {};
-  const pids = Object.values(servers).map((server) => server.pid);
+  const mainPids = Object.values(servers).map((server) => server.pid);
   for (const workload of workloads) {
     const peaks: Record<string, number> = (peakRss[workload.name] = {});
     const sample = () => {
@@ -96,14 +117,23 @@ async function alternate(options: Options, workloads: Workload[], servers: Recor
     // Round 0 is the warm-up: recorded, never counted in the tables.
     for (let round = 0; round <= options.rounds; round++) {
       for (const [name, server] of Object.entries(servers)) {
-        const before = cpuSnapshot(pids);
-        const result = await measure(server.baseUrl, workload, pets[name], round ? options.duration : options.warmup, options.connections);
-        const run = { workload: workload.name, server: name, round, ...result, otherCores: otherCores(before, cpuSnapshot(pids)) };
+        const backendsBefore = (await server.databasePids?.()) ?? [];
+        const before = cpuSnapshot([...mainPids, ...backendsBefore]);
+        const result = await measure(server.baseUrl, workload, pets[name], round ? options.duration : options.warmup, options.connections, API_KEY);
+        // Backends that connected during the run count from their start.
+        const backends = [...new Set([...backendsBefore, ...((await server.databasePids?.()) ?? [])])];
+        const after = cpuSnapshot([...mainPids, ...backends]);
+        const [cpu, databaseCpu] = [cpuSeconds(before, after, [server.pid]), cpuSeconds(before, after, backends)];
+        const run: Run = {
+          workload: workload.name, server: name, round, ...result,
+          cpuSeconds: cpu, databaseCpuSeconds: databaseCpu, cpuPer1k: result.requests ? ((cpu + databaseCpu) / result.requests) * 1000 : 0,
+          wrkCores: childCores(before, after), otherCores: otherCores(before, after),
+        };
         runs.push(run);
         if (round) {
           process.stderr.write(
-            `${workload.name}  round ${round}/${options.rounds}  ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ` +
-              `other processes ${run.otherCores.toFixed(2)} cores\n`,
+            `${workload.name}  round ${round}/${options.rounds}  ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms, ` +
+              `${run.cpuPer1k.toFixed(3)} CPU s/1k req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores\n`,
           );
         }
       }
@@ -115,40 +145,86 @@ async function alternate(options: Options, workloads: Workload[], servers: Recor
 }
 
 const measured = (runs: Run[], workload: string, server: string) => runs.filter((r) => r.workload === workload && r.server === server && r.round > 0);
+const LABELS: Record<string, string> = {
+  ceiling: 'wrk ceiling (trivial node:http)',
+  reference: 'reference (SQLite)',
+  sqlite: 'service (SQLite)',
+  postgres: 'service (PostgreSQL)',
+};
+const COLUMNS = ['', 'requests/s', 'p50 ms', 'p99 ms', 'CPU s/1k req', 'wrk cores', 'peak RSS MB', 'target'];
+const METRICS: [keyof Run, number][] = [['rps', 0], ['p50', 2], ['p99', 2], ['cpuPer1k', 3]];
 
 async function compare(options: Options, dir: string) {
+  const onSqlite = options.databases.includes('sqlite');
+  const onPostgres = options.databases.includes('postgres');
   const template = await migratedTemplate(dir);
-  const serviceDb = seededCopy(template, join(dir, 'service.sqlite'), options.pets);
-  const referenceDb = join(dir, 'reference.sqlite');
-  copyFileSync(serviceDb, referenceDb);
+  const referenceDb = seededCopy(template, join(dir, 'reference.sqlite'), options.pets);
   const servers: Record<string, RunningServer> = {};
   const peakRssMb: Record<string, number> = {};
+  let postgres: PostgresDatabase | undefined;
   let result;
   try {
-    servers.service = await startService({ database: serviceDb, logFile: join(dir, 'service.log'), logLevel: options.logLevel, nodeOptions: options.nodeOptions });
-    servers.reference = await startReference({ database: referenceDb, logFile: join(dir, 'reference.log') });
-    result = await alternate(options, WORKLOADS, servers, { service: options.pets, reference: options.pets });
+    if (onPostgres) {
+      postgres = await createPostgresDatabase(options.postgresUrl, 'bench').catch((error: unknown) => {
+        throw new Error(`PostgreSQL at ${redacted(options.postgresUrl)} did not answer (${String(error)}): start it, pass --postgres-url, or run --database sqlite`);
+      });
+      await migrate(postgres.url, join(dir, 'postgres-migrate.log'));
+      await seedPostgres(postgres.url, options.pets);
+    }
+    // The smoke run checks answers, not speed: the generator's ceiling is left out to keep it short.
+    if (options.mode !== 'smoke') servers.ceiling = await startTrivial(join(dir, 'trivial.log'));
+    servers.reference = await startReference(referenceDb, join(dir, 'reference.log'));
+    const service = { logLevel: options.logLevel, nodeOptions: options.nodeOptions };
+    if (onSqlite) {
+      const file = join(dir, 'service.sqlite');
+      copyFileSync(referenceDb, file);
+      servers.sqlite = await startService({ ...service, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-sqlite.log') });
+    }
+    if (postgres) servers.postgres = await startService({ ...service, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
+    const pets = Object.fromEntries(Object.keys(servers).map((name) => [name, options.pets]));
+    result = await alternate(options, WORKLOADS, servers, pets);
     // VmHWM: the peak over each process's whole life, start-up included; read before it exits.
     for (const [name, server] of Object.entries(servers)) peakRssMb[name] = residentMb(server.pid, 'VmHWM');
   } finally {
     await Promise.all(Object.values(servers).map(stopServer));
+    if (postgres && options.keep) process.stderr.write(`PostgreSQL database kept: ${postgres.name}\n`);
+    else await postgres?.drop();
   }
   for (const workload of WORKLOADS) {
-    const [svc, ref] = [measured(result.runs, workload.name, 'service'), measured(result.runs, workload.name, 'reference')];
-    const row = (label: string, pick: (r: Run) => number, digits: number, target: string) => {
-      const [a, b] = [spread(svc.map(pick)), spread(ref.map(pick))];
-      return [label, formatSpread(a, digits), formatSpread(b, digits), ratio(a.median, b.median), target];
-    };
+    const runsOf = (server: string) => measured(result.runs, workload.name, server);
     const rss = result.peakRss[workload.name];
-    process.stdout.write(`\n${workload.name}\n${table(['', 'service', 'reference', 'service/reference', 'target'], [
-      row('requests/s', (r) => r.rps, 0, `≥ ${workload.target?.toFixed(2)}`),
-      row('p50 ms', (r) => r.p50, 0, ''),
-      row('p99 ms', (r) => r.p99, 0, '≤ 2.00'),
-      ['peak RSS MB', rss.service.toFixed(0), rss.reference.toFixed(0), ratio(rss.service, rss.reference), 'service ≤ 150'],
-    ])}\n`);
+    const serverRow = (name: string) => {
+      const runs = runsOf(name);
+      return [
+        LABELS[name], ...METRICS.map(([key, digits]) => formatSpread(spread(runs.map((r) => r[key] as number)), digits)),
+        formatSpread(spread(runs.map((r) => r.wrkCores)), 2), rss[name].toFixed(0), '',
+      ];
+    };
+    // Server and reference take turns within a round, so each round gives one ratio.
+    const ratioRow = (label: string, a: string, b: string, target: string) => {
+      const [as, bs] = [runsOf(a), runsOf(b)];
+      const cell = (key: keyof Run) => formatSpread(spread(as.map((r, i) => (r[key] as number) / (bs[i][key] as number))), 2);
+      return [label, ...METRICS.map(([key]) => cell(key)), '', ratio(rss[a], rss[b]), target];
+    };
+    const rows = Object.keys(servers).map(serverRow);
+    if (onSqlite) rows.push(ratioRow('service/reference', 'sqlite', 'reference', `req/s ≥ ${workload.target?.toFixed(2)}, p99 ≤ 2.00`));
+    if (onSqlite && onPostgres) rows.push(ratioRow('postgres/sqlite', 'postgres', 'sqlite', ''));
+    const notes: string[] = [];
+    if (servers.ceiling) {
+      const median = (pick: (r: Run) => number) => spread(runsOf('ceiling').map(pick)).median;
+      notes.push(
+        `wrk: ${median((r) => r.rps).toFixed(0)} req/s against the trivial server with ${median((r) => r.wrkCores).toFixed(2)} of its one core, ` +
+          `about ${median((r) => r.rps / r.wrkCores).toFixed(0)} req/s with all of it`,
+      );
+    }
+    if (onPostgres) {
+      const share = spread(runsOf('postgres').map((r) => (r.databaseCpuSeconds / r.requests) * 1000)).median;
+      notes.push(`service (PostgreSQL): CPU includes its PostgreSQL backends, ${share.toFixed(3)} s/1k req of it`);
+    }
+    process.stdout.write(`\n${workload.name}\n${table(COLUMNS, rows)}\n${notes.map((line) => `${line}\n`).join('')}`);
   }
   process.stdout.write(`\n${table(['server', 'start-up ms', 'ready ms', 'peak RSS MB (VmHWM)'], Object.entries(servers).map(([name, s]) => [
-    name, s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
+    LABELS[name], s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
   ]))}\n`);
   return { ...result, startup: startupOf(servers), peakRssMb };
 }
@@ -163,7 +239,7 @@ async function large(options: Options, dir: string) {
   let result;
   try {
     for (const size of ['small', 'large'] as const) {
-      servers[size] = await startService({ database: databases[size], logFile: join(dir, `${size}.log`), logLevel: options.logLevel, nodeOptions: options.nodeOptions });
+      servers[size] = await startService({ databaseUrl: `sqlite:${databases[size]}`, logFile: join(dir, `${size}.log`), logLevel: options.logLevel, nodeOptions: options.nodeOptions });
     }
     result = await alternate(options, LARGE_WORKLOADS, servers, pets);
   } finally {
@@ -173,12 +249,14 @@ async function large(options: Options, dir: string) {
     const [small, big] = (['small', 'large'] as const).map((size) => measured(result.runs, workload.name, size));
     const cell = (runs: Run[], pick: (r: Run) => number, digits: number) => formatSpread(spread(runs.map(pick)), digits);
     const median = (runs: Run[], pick: (r: Run) => number) => spread(runs.map(pick)).median;
-    const line = (label: string, runs: Run[]) => [label, cell(runs, (r) => r.rps, 0), cell(runs, (r) => r.mean, 2), cell(runs, (r) => r.p50, 0), cell(runs, (r) => r.p99, 0)];
-    process.stdout.write(`\nservice, ${workload.name}\n${table(['pets', 'requests/s', 'mean ms', 'p50 ms', 'p99 ms'], [
+    const line = (label: string, runs: Run[]) => [
+      label, cell(runs, (r) => r.rps, 0), cell(runs, (r) => r.mean, 2), cell(runs, (r) => r.p50, 2), cell(runs, (r) => r.p99, 2), cell(runs, (r) => r.cpuPer1k, 3),
+    ];
+    process.stdout.write(`\nservice, ${workload.name}\n${table(['pets', 'requests/s', 'mean ms', 'p50 ms', 'p99 ms', 'CPU s/1k req'], [
       line(pets.small.toLocaleString('en'), small),
       line(pets.large.toLocaleString('en'), big),
       [`1M / 10k (latency target ≤ ${LATENCY_TARGET})`, ratio(median(big, (r) => r.rps), median(small, (r) => r.rps)),
-        ...(['mean', 'p50', 'p99'] as const).map((key) => ratio(median(big, (r) => r[key]), median(small, (r) => r[key])))],
+        ...(['mean', 'p50', 'p99', 'cpuPer1k'] as const).map((key) => ratio(median(big, (r) => r[key]), median(small, (r) => r[key])))],
     ])}\n`);
   }
   process.stdout.write(`\n${table(['service on', 'start-up ms', 'ready ms'], Object.entries(servers).map(([size, s]) => [
@@ -191,26 +269,37 @@ function startupOf(servers: Record<string, RunningServer>) {
   return Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, { startupMs: s.startupMs, readyMs: s.readyMs }]));
 }
 
+function redacted(url: string): string {
+  const shown = new URL(url);
+  if (shown.password) shown.password = '***';
+  return shown.href;
+}
+
 async function main(): Promise<void> {
   const options = parseOptions();
+  const wrk = await checkWrk();
   // Tells which build of the service (changing under active work) these figures belong to.
   const build = serviceBuild();
   process.stdout.write(
     `${options.mode}: ${options.mode === 'large' ? `${options.pets} vs ${LARGE_PETS}` : options.pets} pets, ${options.rounds} round(s) × ${options.duration} s, ` +
-      `${options.connections} connections, service LOG_LEVEL=${options.logLevel}${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}; ` +
-      `node ${process.version}, ${cpus().length} CPUs\n`,
+      `service on ${options.databases.join(' and ')}, ${wrk} -t1 -c${options.connections}, service LOG_LEVEL=${options.logLevel}` +
+      `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}; node ${process.version}, ${cpus().length} CPUs\n`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   try {
     const result = options.mode === 'large' ? await large(options, dir) : await compare(options, dir);
     mkdirSync(dirname(options.out), { recursive: true });
-    const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, serviceBuild: build, options };
+    const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, wrk, serviceBuild: build, options };
     writeFileSync(options.out, `${JSON.stringify({ ...meta, ...result }, null, 2)}\n`);
-    const busiest = Math.max(...result.runs.filter((r) => r.round > 0).map((r) => r.otherCores));
-    process.stdout.write(`\nother processes kept up to ${busiest.toFixed(2)} cores busy during a measured run\nraw results: ${options.out}\n`);
+    const counted = result.runs.filter((r) => r.round > 0);
+    const most = (pick: (r: Run) => number) => Math.max(...counted.map(pick)).toFixed(2);
+    process.stdout.write(
+      `\nwrk kept up to ${most((r) => r.wrkCores)} of its one core busy, other processes up to ${most((r) => r.otherCores)} cores, ` +
+        `during a measured run\nraw results: ${options.out}\n`,
+    );
     // A run with failed requests measured something else than the workload: no figure from it can be trusted.
-    const failed = result.runs.filter((r) => r.non2xx || r.errors || r.timeouts || !r.ok);
-    for (const r of failed) process.stderr.write(`not all 2xx: ${r.server} ${r.workload} round ${r.round}: ${r.ok} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts\n`);
+    const failed = result.runs.filter((r) => r.non2xx || r.errors || r.timeouts || !r.requests);
+    for (const r of failed) process.stderr.write(`not all 2xx: ${r.server} ${r.workload} round ${r.round}: ${r.requests} answers, ${r.non2xx} not 2xx, ${r.errors} socket errors, ${r.timeouts} timeouts\n`);
     process.exitCode = failed.length ? 1 : 0;
   } finally {
     if (options.keep) process.stderr.write(`databases and logs kept in ${dir}\n`);

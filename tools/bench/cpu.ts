@@ -1,31 +1,65 @@
 import { existsSync, readFileSync } from 'node:fs';
 
-// The machine may be shared (builds, tests): CPU that other processes take during a run skews it, so each run
-// records how many cores everything but the benchmark and its servers kept busy, from /proc (Linux ticks).
+// CPU time from /proc (Linux ticks): per server, which is stabler than requests/s on a shared machine, and for the
+// whole machine, because CPU that other processes (builds, tests) take during a run skews it: each run records how
+// many cores everything but the benchmark, its servers, their PostgreSQL backends and wrk kept busy.
 const TICKS_PER_SECOND = 100;
 
 export interface CpuSnapshot {
   at: number;
+  /** Busy ticks of the whole machine. */
   busy: number;
-  ours: number;
+  /** utime + stime of each process watched. */
+  ticks: Map<number, number>;
+  /** This process's own ticks, and those of its children that have exited (wrk, once a run is over). */
+  self: number;
+  children: number;
 }
 
+/** The machine's busy ticks, and those of this process, its finished children and each of `pids`. */
 export function cpuSnapshot(pids: number[]): CpuSnapshot {
   const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).map(Number);
-  const ours = [process.pid, ...pids].reduce((sum, pid) => sum + processTicks(pid), 0);
-  return { at: performance.now(), busy: user + nice + system + irq + softirq + steal, ours };
+  const self = statFields(process.pid);
+  return {
+    at: performance.now(),
+    busy: user + nice + system + irq + softirq + steal,
+    ticks: new Map(pids.map((pid) => [pid, processTicks(pid)])),
+    self: self ? self.utime + self.stime : 0,
+    children: self ? self.cutime + self.cstime : 0,
+  };
 }
 
-/** Cores kept busy by other processes between two snapshots, on average. */
-export function otherCores(before: CpuSnapshot, after: CpuSnapshot): number {
-  const ticks = ((after.at - before.at) / 1000) * TICKS_PER_SECOND;
-  return Math.max(0, after.busy - before.busy - (after.ours - before.ours)) / ticks;
+/** CPU seconds that `pids` used between two snapshots; a pid missing from `before` started in between. */
+export function cpuSeconds(before: CpuSnapshot, after: CpuSnapshot, pids: number[]): number {
+  // A process gone by `after` reads 0 there: its ticks are lost, not subtracted.
+  return pids.reduce((sum, pid) => sum + Math.max(0, (after.ticks.get(pid) ?? 0) - (before.ticks.get(pid) ?? 0)), 0) / TICKS_PER_SECOND;
 }
+
+/** Cores kept busy, on average, by the children of this process that exited in between (wrk). */
+export function childCores(before: CpuSnapshot, after: CpuSnapshot): number {
+  return (after.children - before.children) / elapsedTicks(before, after);
+}
+
+/** Cores kept busy, on average, by everything but this process, its children and the pids of `after`. */
+export function otherCores(before: CpuSnapshot, after: CpuSnapshot): number {
+  const ours = (snapshot: CpuSnapshot) => snapshot.self + snapshot.children;
+  const watched = [...after.ticks.keys()];
+  const used = ours(after) - ours(before) + cpuSeconds(before, after, watched) * TICKS_PER_SECOND;
+  return Math.max(0, after.busy - before.busy - used) / elapsedTicks(before, after);
+}
+
+const elapsedTicks = (before: CpuSnapshot, after: CpuSnapshot) => ((after.at - before.at) / 1000) * TICKS_PER_SECOND;
 
 function processTicks(pid: number): number {
-  if (!existsSync(`/proc/${pid}/stat`)) return 0; // a server that crashed shows up as failed requests instead
+  const fields = statFields(pid);
+  return fields ? fields.utime + fields.stime : 0; // a server that crashed shows up as failed requests instead
+}
+
+function statFields(pid: number): { utime: number; stime: number; cutime: number; cstime: number } | undefined {
+  if (!existsSync(`/proc/${pid}/stat`)) return undefined;
   const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which is in parentheses and may hold spaces; utime and stime are 14th and 15th.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
+  // Fields after the command name, which is in parentheses and may hold spaces: utime, stime, cutime, cstime are
+  // the 14th to 17th (threads included).
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+  return { utime: fields[11], stime: fields[12], cutime: fields[13], cstime: fields[14] };
 }

@@ -1,17 +1,23 @@
 import Database from 'better-sqlite3';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startService, stopServer } from './servers';
+import { stopNode, startBuiltService } from '../built-service';
+import { withClient } from '../postgres-database';
+import { API_KEY } from './servers';
 
 /**
- * An empty database whose schema the built service made with its own migrations: started once on a fresh file,
- * stopped once /health/ready says the migrations ran. Copies of it are then seeded directly, which is much faster
- * than a million POSTs and leaves the service's schema (tables, index, sqlite_sequence) exactly as it made it.
+ * Lets the built service make the schema with its own migrations: started once on an empty database, stopped once
+ * /health/ready says the migrations ran. The database is then seeded directly, which is much faster than a million
+ * POSTs and leaves the service's schema (tables, index, sequences) exactly as it made it.
  */
+export async function migrate(databaseUrl: string, logFile: string): Promise<void> {
+  await stopNode(await startBuiltService({ databaseUrl, apiKey: API_KEY, logFile, logLevel: 'warn' }));
+}
+
+/** An empty, migrated SQLite file that seeded copies are made of. */
 export async function migratedTemplate(dir: string): Promise<string> {
   const file = join(dir, 'template.sqlite');
-  const service = await startService({ database: file, logFile: join(dir, 'template.log'), logLevel: 'warn' });
-  await stopServer(service);
+  await migrate(`sqlite:${file}`, join(dir, 'template.log'));
   checkpoint(file);
   return file;
 }
@@ -22,17 +28,35 @@ export function statusOf(n: number): string {
   return n % 10 === 5 ? 'sold' : 'available';
 }
 
+const nameOf = (n: number) => `Pet ${n}`;
+const categoryOf = (n: number) => 1 + (n % 50);
+
 /** A copy of the template with `count` pets (ids 1..count), inserted by one prepared statement in one transaction. */
 export function seededCopy(template: string, file: string, count: number): string {
   copyFileSync(template, file);
   const db = new Database(file);
   const insert = db.prepare('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)');
   db.transaction(() => {
-    for (let n = 1; n <= count; n++) insert.run(`Pet ${n}`, 1 + (n % 50), statusOf(n));
+    for (let n = 1; n <= count; n++) insert.run(nameOf(n), categoryOf(n), statusOf(n));
   })();
   db.close();
   checkpoint(file);
   return file;
+}
+
+/** The same `count` pets (ids 1..count) in a migrated, empty PostgreSQL database, in one statement; then analysed. */
+export async function seedPostgres(databaseUrl: string, count: number): Promise<void> {
+  const ns = Array.from({ length: count }, (_, i) => i + 1);
+  await withClient(databaseUrl, async (client) => {
+    await client.query(
+      `INSERT INTO pets (name, category_id, status)
+       SELECT name, category_id, status FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS p(name, category_id, status, n)
+       ORDER BY n`,
+      [ns.map(nameOf), ns.map(categoryOf), ns.map(statusOf)],
+    );
+    // Fresh statistics, as a table that has lived a while would have: the planner then picks the index.
+    await client.query('VACUUM ANALYZE pets');
+  });
 }
 
 // A file is copied on its own, without its -wal: everything must be in the main file first.

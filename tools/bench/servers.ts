@@ -1,75 +1,47 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, SERVICE_MAIN, START_NODE_OPTIONS } from '../built-service';
+import { freePort, type NodeProcess, spawnNode, startBuiltService, stopNode, waitFor200 } from '../built-service';
+import { withClient } from '../postgres-database';
 
 export const API_KEY = 'bench-key-0123456789abcdef';
-const REFERENCE_MAIN = join(__dirname, 'reference-server.mjs');
-const START_TIMEOUT_MS = 60_000;
 
-export interface ServerOptions {
-  database: string;
-  logFile: string;
-  /** The service only: its LOG_LEVEL, and NODE_OPTIONS instead of those of `npm start`. */
-  logLevel?: string;
-  nodeOptions?: string;
-}
-
-export interface RunningServer {
-  kind: 'service' | 'reference';
-  pid: number;
+export interface RunningServer extends NodeProcess {
   baseUrl: string;
   /** From spawn until the first 200: /health/live for the service, an authenticated list for the reference. */
   startupMs: number;
   /** The service only: from spawn until /health/ready is 200 (migrations done, database answering). */
   readyMs?: number;
-  child: ChildProcess;
+  /** PostgreSQL only: the backends serving this server's connections now, whose CPU counts as the server's. */
+  databasePids?: () => Promise<number[]>;
+}
+
+export interface ServiceOptions {
+  databaseUrl: string;
   logFile: string;
+  /** Its LOG_LEVEL, and NODE_OPTIONS instead of those of `npm start`. */
+  logLevel?: string;
+  nodeOptions?: string;
 }
 
-export async function startService(options: ServerOptions): Promise<RunningServer> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    NODE_ENV: 'production',
-    API_KEYS: API_KEY,
-    DATABASE_URL: `sqlite:${options.database}`,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_BASE_URL: `${baseUrl}/v1`,
-    LOG_LEVEL: options.logLevel ?? 'info',
-    // The benchmark is one key at full speed: the per-key limit would turn it into a 429 test.
-    RATE_LIMIT_RPS: '0',
-    // As `npm start` runs it (package.json config.node_options), unless --node-options says otherwise.
-    NODE_OPTIONS: options.nodeOptions ?? START_NODE_OPTIONS,
-  };
-  const started = performance.now();
-  const server = { kind: 'service' as const, ...spawnLogged(SERVICE_MAIN, env, options.logFile), baseUrl, logFile: options.logFile, startupMs: 0 };
-  server.startupMs = await waitFor200(server, `${baseUrl}/health/live`, started);
-  return { ...server, readyMs: await waitFor200(server, `${baseUrl}/health/ready`, started) };
-}
-
-export async function startReference(options: ServerOptions): Promise<RunningServer> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { API_KEYS: API_KEY, DATABASE: options.database, HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `${baseUrl}/v1` };
-  const started = performance.now();
-  const server = { kind: 'reference' as const, ...spawnLogged(REFERENCE_MAIN, env, options.logFile), baseUrl, logFile: options.logFile, startupMs: 0 };
-  server.startupMs = await waitFor200(server, `${baseUrl}/v1/pets?limit=1`, started);
+/** The built service as `npm start` runs it; on PostgreSQL, with a way to find its backends. */
+export async function startService(options: ServiceOptions): Promise<RunningServer> {
+  const service = await startBuiltService({ ...options, apiKey: API_KEY });
+  const server: RunningServer = { ...service, startupMs: service.liveMs };
+  if (options.databaseUrl.startsWith('postgres')) server.databasePids = () => backendsOf(options.databaseUrl);
   return server;
 }
 
-/** SIGTERM, as an orchestrator would; SIGKILL if it has not exited within 10 s. */
-export async function stopServer(server: RunningServer): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
+/** The ceiling for the service: tools/bench/reference-server.mjs on a SQLite file. */
+export async function startReference(database: string, logFile: string): Promise<RunningServer> {
+  return startMjs('the reference server', 'reference-server.mjs', logFile, '/v1/pets?limit=1', { API_KEYS: API_KEY, DATABASE: database });
 }
+
+/** The generator's ceiling: tools/bench/trivial-server.mjs, a fixed JSON for any request. */
+export async function startTrivial(logFile: string): Promise<RunningServer> {
+  return startMjs('the trivial server', 'trivial-server.mjs', logFile, '/', {});
+}
+
+export const stopServer = stopNode;
 
 /** Resident memory in MB from /proc: `VmRSS` now, or `VmHWM`, the peak since the process started. */
 export function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -79,35 +51,25 @@ export function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return match ? Number(match[1]) / 1024 : 0;
 }
 
-// Logs go to a file, as in production, rather than to a pipe that this process would have to drain (an undrained
-// pipe blocks the child; a drained one costs this process CPU that autocannon needs).
-function spawnLogged(main: string, env: Record<string, string>, logFile: string): { child: ChildProcess; pid: number } {
-  const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', log, log] });
-  closeSync(log);
-  if (child.pid === undefined) throw new Error(`could not start ${main}`);
-  return { child, pid: child.pid };
-}
-
-async function waitFor200(server: RunningServer, url: string, started: number): Promise<number> {
-  const headers = { authorization: `Bearer ${API_KEY}` };
-  while (performance.now() - started < START_TIMEOUT_MS) {
-    if (server.child.exitCode !== null) break;
-    if ((await statusOf(url, headers)) === 200) return performance.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+async function startMjs(name: string, file: string, logFile: string, probe: string, env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawnNode(name, join(__dirname, file), logFile, { ...env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `${baseUrl}/v1` });
+  try {
+    return { ...child, baseUrl, startupMs: await waitFor200(child, `${baseUrl}${probe}`, started, { authorization: `Bearer ${API_KEY}` }) };
+  } catch (error) {
+    await stopNode(child);
+    throw error;
   }
-  const log = readFileSync(server.logFile, 'utf8').split('\n').slice(-20).join('\n');
-  throw new Error(`The ${server.kind} did not answer 200 at ${url} (exit code ${server.child.exitCode}). Its log ends:\n${log}`);
 }
 
-// node:http rather than fetch: undici loads lazily on first use, which would be counted in the start-up time.
-function statusOf(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve) => {
-    const req = request(url, { headers, agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', () => resolve(0));
-    req.end();
+// Through a connection of its own to the same database, left out of the list.
+function backendsOf(databaseUrl: string): Promise<number[]> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+    );
+    return rows.map((row) => row.pid);
   });
 }

@@ -2,13 +2,14 @@
 // checked for acknowledged pets lost, names stored twice, ids reused and (SQLite) a damaged file.
 // Usage: npm run crash -- --cycles 50 [--database sqlite|postgres|both] (--help for all)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, userInfo } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { table } from '../bench/report';
 import { type CrashDatabase, type DatabaseKind, postgresDatabase, sqliteDatabase } from './databases';
 import { type Figures, passed, runCrashHarness } from './harness';
 import { serviceBuild } from '../built-service';
+import { DEFAULT_POSTGRES_URL } from '../postgres-database';
 
 const USAGE = `npm run crash -- --cycles N [options]
   --cycles N          kill-and-restart cycles per database (required)
@@ -54,7 +55,7 @@ function parseOptions(): Options {
     databases: database === 'both' ? ['sqlite', 'postgres'] : [database as DatabaseKind],
     concurrency: integer(values.concurrency, 'concurrency', 1, 16),
     seed: integer(values.seed, 'seed', 0, Math.floor(Math.random() * 1e9)),
-    postgresUrl: values['postgres-url'] ?? process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`,
+    postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
     out: values.out === undefined ? undefined : resolve(values.out),
     keep: values.keep ?? false,
   };

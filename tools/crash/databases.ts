@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
+import { createPostgresDatabase } from '../postgres-database';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -23,27 +22,9 @@ export function sqliteDatabase(dir: string): CrashDatabase {
 
 /** A new, empty PostgreSQL database on the server of `adminUrl`, made through that (existing) database. */
 export async function postgresDatabase(adminUrl: string): Promise<CrashDatabase> {
-  const name = `crash_${randomBytes(6).toString('hex')}`;
-  await admin(adminUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    kind: 'postgres',
-    url: url.href,
-    // PostgreSQL's own crash recovery is not under test here; whether the service's rows survived it is.
-    integrityCheck: async () => null,
-    drop: () => admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
-}
-
-async function admin(adminUrl: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  const { url, drop } = await createPostgresDatabase(adminUrl, 'crash');
+  // PostgreSQL's own crash recovery is not under test here; whether the service's rows survived it is.
+  return { kind: 'postgres', url, integrityCheck: async () => null, drop };
 }
 
 // Read-only: a read-write connection would checkpoint the WAL into the file on close, and the restarted service
