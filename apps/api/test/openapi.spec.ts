@@ -1,4 +1,5 @@
 import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, LIST_LIMIT, MAX_ID } from '@petstore/contract';
+import { PET_RESPONSE_SCHEMA } from '../src/app/pets/pet.response-schemas';
 import { startApp, type TestApp } from './support/test-app';
 
 // The served document is plain JSON; these shapes name only what the assertions read.
@@ -203,6 +204,17 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
       if (name === 'Pet') expect(properties.id).toMatchObject(int64);
       expect(refOf(properties.status)).toBe(ref('PetStatus'));
       expect([...actual].sort()).toEqual([...required].sort());
+    });
+
+    it('defines Pet exactly as the service serialises pets, so that the document and the answers cannot drift', () => {
+      const { properties = {} } = schema('Pet');
+      const serialised: Record<string, { type: string; enum?: readonly string[] }> = PET_RESPONSE_SCHEMA.properties;
+      expect(Object.keys(serialised).sort()).toEqual(Object.keys(properties).sort());
+      for (const [name, property] of Object.entries(properties)) {
+        const named = refOf(property);
+        const documented = named ? schema(named.replace(ref(''), '')) : property;
+        expect({ name, type: serialised[name].type, enum: serialised[name].enum }).toEqual({ name, type: documented.type, enum: documented.enum });
+      }
     });
 
     it('defines Error as code, message and status, all required', () => {

@@ -1,11 +1,12 @@
 import { LOCAL_BASE_URL, PetstoreApiError, PetstoreError } from '@petstore/client';
+import { API_VERSION } from '@petstore/contract';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerPetsCommands } from './commands/pets';
 import type { CliIo, ClientFactory, PetstoreApi } from './context';
 import { parseServiceUrl } from './parsers';
 
-/** Version of the CLI, shown by `--version` and sent in its `User-Agent`. */
-export const CLI_VERSION = '1.0.0';
+/** Version of the CLI, the interface version it speaks; shown by `--version` and sent in its `User-Agent`. */
+export const CLI_VERSION = API_VERSION;
 
 /** Exit codes: scripts tell a failed call (worth a retry or a look at the service) from a mistaken command line. */
 export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;

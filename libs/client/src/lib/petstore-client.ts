@@ -1,4 +1,4 @@
-import type { NewPet, Pet, PetStatus } from '@petstore/contract';
+import { API_VERSION, type NewPet, type Pet, type PetStatus } from '@petstore/contract';
 import { AbortError, ConnectionError, createApiError, PetstoreApiError, TimeoutError } from './errors';
 import { newIdempotencyKey } from './idempotency-key';
 import { nextCursorFrom } from './link-header';
@@ -92,7 +92,6 @@ interface Received {
   text: string;
 }
 
-const VERSION = '1.0.0';
 const IN_BROWSER = typeof (globalThis as { document?: unknown }).document !== 'undefined';
 
 /**
@@ -124,7 +123,7 @@ export class PetstoreClient {
     this.#apiKey = options.apiKey;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     // Browsers keep their own User-Agent and would make it a CORS-preflighted header; send one only elsewhere.
-    this.#userAgent = options.userAgent ?? (IN_BROWSER ? undefined : `petstore-client/${VERSION}`);
+    this.#userAgent = options.userAgent ?? (IN_BROWSER ? undefined : `petstore-client/${API_VERSION}`);
     this.#logger = options.logger ?? console;
   }
 

@@ -16,6 +16,9 @@ export const NAME_LENGTH = { min: 1, max: 100 } as const;
  */
 export const CURSOR_LENGTH = { min: 1, max: 40 } as const;
 
+/** Bounds of createPet's `Idempotency-Key` header, in visible ASCII characters. */
+export const IDEMPOTENCY_KEY_LENGTH = { min: 1, max: 255 } as const;
+
 /** Longest `message` of an Error, in characters; a longer one is cut short, ending in "…". */
 export const ERROR_MESSAGE_MAX_LENGTH = 1000;
 

@@ -4,7 +4,7 @@ import { generateApiKey, hashApiKey, shownPart } from './api-key';
 
 /**
  * The `api_keys` table: the only place with its queries. Used by the service (through DatabaseConnection) and by
- * the admin command (tools/keys), which works on the configured database directly.
+ * the key command (src/keys.ts, `npm run keys`), which works on the configured database directly.
  */
 export class ApiKeyStore {
   constructor(private readonly keys: Repository<ApiKeyEntity>) {}

@@ -18,7 +18,6 @@ describe(loadConfig.name, () => {
       redisUrl: undefined,
       corsOrigins: [],
       logLevel: 'info',
-      production: false,
     });
   });
 
@@ -45,7 +44,7 @@ describe(loadConfig.name, () => {
       rateLimitRps: 0,
       redisUrl: 'redis://127.0.0.1:6379',
       logLevel: 'warn',
-      production: true,
+      developmentKey: undefined,
     });
   });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { API_PREFIX } from '@petstore/contract';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -25,8 +26,8 @@ const baseUrl = z
   .transform((raw, ctx) => {
     const url = URL.canParse(raw) ? new URL(raw) : undefined;
     const path = url?.pathname.replace(/\/+$/, '') ?? '';
-    if (!url || !['http:', 'https:'].includes(url.protocol) || !path.endsWith('/v1') || url.search || url.hash) {
-      ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL ending in /v1 (got "${raw}")` });
+    if (!url || !['http:', 'https:'].includes(url.protocol) || !path.endsWith(API_PREFIX) || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL ending in ${API_PREFIX} (got "${raw}")` });
       return z.NEVER;
     }
     const normalised = `${url.origin}${path}`;
@@ -77,7 +78,7 @@ const envSchema = databaseSchema
     PORT: optional(integer(0, 65535).default(3000)),
     HOST: optional(z.string().trim().default('0.0.0.0')),
     API_KEYS: optional(apiKeys.default([])),
-    PUBLIC_BASE_URL: optional(baseUrl.default('http://localhost:3000/v1')),
+    PUBLIC_BASE_URL: optional(baseUrl.default(`http://localhost:3000${API_PREFIX}`)),
     STAGING_BASE_URL: optional(baseUrl.optional()),
     RATE_LIMIT_RPS: optional(integer(0, 1_000_000).default(100)),
     RATE_LIMIT_AUTH_FAILURES: optional(integer(0, 1_000_000).default(30)),
@@ -122,7 +123,6 @@ export interface AppConfig {
   /** Origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
   logLevel: LogLevel;
-  production: boolean;
 }
 
 /** Raised with every problem found, so that an operator fixes the environment in one go. */
@@ -170,6 +170,5 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisUrl: e.REDIS_URL,
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
-    production: e.NODE_ENV === 'production',
   };
 }

@@ -1,5 +1,6 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_PREFIX } from '@petstore/contract';
 import { ApiException } from '../errors/api.exception';
 
 /** Every route the app serves, so that an unmatched request can tell "no such path" from "wrong method". */
@@ -46,5 +47,5 @@ export function routeNotFound(request: FastifyRequest): ApiException {
       allow: allowed.join(', '),
     });
   }
-  return new ApiException('not_found', `No resource at ${request.method} ${shown}; operations live under /v1/pets.`);
+  return new ApiException('not_found', `No resource at ${request.method} ${shown}; operations live under ${API_PREFIX}/pets.`);
 }

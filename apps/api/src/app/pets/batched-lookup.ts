@@ -51,8 +51,8 @@ export class BatchedLookup<Q, K, V> {
   /**
    * Everything waiting, or its first `maxBatch` queries, leaving the rest in a fresh map. Never emptied key by key:
    * a map that lives as long as the process and shrinks by deletes has its table rebuilt again and again, and under
-   * load V8 promoted those tables, with the queries and rows they reached, to the old generation. A 10 s run of reads
-   * by id made 8 times the old-generation garbage and 14 full collections instead of 3.
+   * load V8 promoted those tables, with the queries and rows they reached, to the old generation (measured: see
+   * docs/performance.md, batched lookups).
    */
   private takeBatch(): Map<K, Pending<Q, V>> {
     const all = this.waiting;

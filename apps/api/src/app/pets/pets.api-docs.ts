@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
-import { API_PREFIX, CURSOR_LENGTH, GET_PET_SUNSET, LIST_LIMIT, MAX_ID } from '@petstore/contract';
+import { API_PREFIX, CURSOR_LENGTH, GET_PET_SUNSET, IDEMPOTENCY_KEY_LENGTH, LIST_LIMIT, MAX_ID } from '@petstore/contract';
 import { BASE_URL_MAX_LENGTH } from '../config/app-config';
 import {
   fixedHeader,
@@ -101,7 +101,7 @@ export const CreatePetDocs = () => {
         'A unique value per intended create (e.g. a UUID), kept 24 hours per API key. A retry with the same key and ' +
         'an equal body returns the original response; the same key with another body is `422`; a retry while the ' +
         'first is still running is `409`.',
-      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', example: '4f8a1c52-6a4e-4b7e-9b0a-3f1e2d7c9a10' },
+      schema: { type: 'string', minLength: IDEMPOTENCY_KEY_LENGTH.min, maxLength: IDEMPOTENCY_KEY_LENGTH.max, pattern: '^[\\x21-\\x7E]+$', example: '4f8a1c52-6a4e-4b7e-9b0a-3f1e2d7c9a10' },
     }),
     ApiBody({ type: NewPetDto, required: true }),
     ApiResponse({
@@ -120,7 +120,7 @@ export const CreatePetDocs = () => {
     answers.error(
       400,
       'The body is missing required fields, has invalid or unknown ones (`validation_failed`), is not JSON ' +
-        '(`malformed_json`), or `Idempotency-Key` is empty or longer than 255 characters (`validation_failed`).',
+        `(\`malformed_json\`), or \`Idempotency-Key\` is empty or longer than ${IDEMPOTENCY_KEY_LENGTH.max} characters (\`validation_failed\`).`,
     ),
     answers.error(
       409,

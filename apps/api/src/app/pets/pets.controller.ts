@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ConfigService } from '@nestjs/config';
 import type { FastifyReply } from 'fastify';
-import type { Pet } from '@petstore/contract';
+import { API_PREFIX, type Pet } from '@petstore/contract';
 import { ListPetsQueryDto, NewPetDto } from '@petstore/contract/dto';
 import { ApiKeyHolder } from '../auth/api-key-holder.decorator';
 import type { AppConfig } from '../config/app-config';
@@ -49,7 +49,7 @@ export class PetsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet> {
     const { pet, replayed } = await this.pets.createPet(newPet, idempotencyKey === undefined ? undefined : { holder, key: idempotencyKey });
-    reply.header('location', `/v1/pets/${pet.id}`);
+    reply.header('location', `${API_PREFIX}/pets/${pet.id}`);
     if (replayed) reply.header('idempotent-replayed', 'true');
     return pet;
   }

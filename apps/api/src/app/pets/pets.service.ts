@@ -37,8 +37,8 @@ export class PetsService {
   }
 
   async createPet(newPet: NewPet, idempotency?: IdempotencyRequest): Promise<CreatedPet> {
-    const { name, categoryId, status = PetStatus.Available } = newPet;
-    const pet = { name, categoryId, status };
+    // Validation let no unknown property through, so the body is the new pet, with the interface's default status.
+    const pet = { ...newPet, status: newPet.status ?? PetStatus.Available };
     if (!idempotency) return { pet: await this.store.insert(pet), replayed: false };
 
     // The body as sent, not as completed with defaults: a retry must send an equal body. Whether the key is free is

@@ -20,8 +20,8 @@ export class SqliteDialect extends DatabaseDialect {
 
   async options(): Promise<DataSourceOptions> {
     const { default: sqlite3 } = await import('sqlite3');
-    // TypeORM switches sqlite3 into verbose mode, which captures a stack trace on every statement (a tenth of the
-    // CPU of a list request). Errors still carry their SQL through TypeORM's QueryFailedError.
+    // TypeORM switches sqlite3 into verbose mode, which captures a stack trace on every statement, a cost that showed in
+    // every request's profile. Errors still carry their SQL through TypeORM's QueryFailedError.
     const quietSqlite3: typeof sqlite3 = Object.assign(Object.create(sqlite3), { verbose: () => quietSqlite3 });
     return {
       type: 'sqlite',

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_KEY_LENGTH } from '@petstore/contract';
 
 /** How long a key is remembered: a retry within this gets the original answer, a later one creates anew. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** 1 to 255 visible ASCII characters (%x21-7E): no spaces, so repeated headers, joined with ", ", are refused too. */
-const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+/** Visible ASCII characters (%x21-7E): no spaces, so repeated headers, joined with ", ", are refused too. */
+const VALID_KEY = new RegExp(`^[\\x21-\\x7e]{${IDEMPOTENCY_KEY_LENGTH.min},${IDEMPOTENCY_KEY_LENGTH.max}}$`);
 
-/** A create that carries an Idempotency-Key, as the repository stores it. */
+/** A create that carries an Idempotency-Key, as the stores keep it. */
 export interface IdempotencyClaim {
   /** The API key's holder: keys are scoped to the caller, so two callers may use the same key. */
   holder: string;

@@ -1,8 +1,14 @@
-import type { Pet, PetStatus } from '@petstore/contract';
+import type { NewPet, Pet, PetStatus } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
 
 /** The columns of `pets` as the stores select them, named as the contract names them. */
 export const PET_COLUMNS = 'id, name, category_id AS "categoryId", status';
+
+/** The columns a create writes, in the order of {@link petValues}; `id` is the database's to assign. */
+export const PET_INSERT_COLUMNS = ['name', 'category_id', 'status'] as const;
+
+/** A new pet's values for PET_INSERT_COLUMNS. */
+export const petValues = (pet: Required<NewPet>): unknown[] => [pet.name, pet.categoryId, pet.status];
 
 /** A row as selected with PET_COLUMNS; PostgreSQL gives 64-bit columns as strings. */
 export interface PetRow {

@@ -4,7 +4,7 @@ import type { DatabaseConnection } from '../../database/database-connection';
 import { toSafeInteger } from '../../database/safe-integer';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
 import { type IdempotentInsert, type PetPageQuery, PetStore } from '../pet-store';
-import { PET_COLUMNS, type PetRow, toPet } from './pet-row';
+import { PET_COLUMNS, PET_INSERT_COLUMNS, type PetRow, petValues, toPet } from './pet-row';
 import { PetLookups } from './pet-lookups';
 
 const SQL = {
@@ -12,7 +12,7 @@ const SQL = {
   pageByStatus: `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
   // One statement for any number of ids, from an array parameter.
   byIds: `SELECT ${PET_COLUMNS} FROM pets WHERE id = ANY($1)`,
-  insert: 'INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id',
+  insert: `INSERT INTO pets (${PET_INSERT_COLUMNS.join(', ')}) VALUES (${PET_INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
   // A transaction-scoped lock per key: a concurrent retry on another instance sees it taken instead of waiting,
   // and a crash releases it with the transaction.
   lockClaim: 'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
@@ -87,6 +87,6 @@ export class PostgresPetStore extends PetStore {
 }
 
 async function insertPet(manager: EntityManager, pet: Required<NewPet>): Promise<Pet> {
-  const [{ id }] = (await manager.query(SQL.insert, [pet.name, pet.categoryId, pet.status])) as Array<{ id: string }>;
+  const [{ id }] = (await manager.query(SQL.insert, petValues(pet))) as Array<{ id: string }>;
   return toPet({ ...pet, id });
 }

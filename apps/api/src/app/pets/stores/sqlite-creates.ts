@@ -3,6 +3,7 @@ import { toSafeInteger } from '../../database/safe-integer';
 import { GroupCommit } from '../group-commit';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
 import type { IdempotentInsert } from '../pet-store';
+import { PET_INSERT_COLUMNS, petValues } from './pet-row';
 
 /** Runs one statement on the connection that writes; an INSERT resolves to the rowid of its last row. */
 export type SqliteStatement = (sql: string, parameters: unknown[]) => Promise<unknown>;
@@ -29,7 +30,8 @@ const SQL = {
   storedClaims: `SELECT holder, idempotency_key AS "key", fingerprint, pet_id AS "petId", created_at AS "createdAt"
                  FROM idempotency_keys
                  WHERE (holder, idempotency_key) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))`,
-  insertPets: (rows: number) => `INSERT INTO pets (name, category_id, status) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')}`,
+  insertPets: (rows: number) =>
+    `INSERT INTO pets (${PET_INSERT_COLUMNS.join(', ')}) VALUES ${Array(rows).fill(`(${PET_INSERT_COLUMNS.map(() => '?').join(', ')})`).join(', ')}`,
   // An expired key of the same name is replaced: the 24 hours start again from this create.
   insertClaims: (rows: number) =>
     `INSERT OR REPLACE INTO idempotency_keys (holder, idempotency_key, fingerprint, pet_id, created_at)
@@ -129,7 +131,7 @@ function decide(batch: PendingCreate[], stored: StoredClaim[]): Decision[] {
 
 /** One multi-row INSERT: resolves to the id of its last row. */
 async function insertPets(statement: SqliteStatement, creates: PendingCreate[]): Promise<number> {
-  const values = creates.flatMap(({ pet }) => [pet.name, pet.categoryId, pet.status]);
+  const values = creates.flatMap(({ pet }) => petValues(pet));
   return toSafeInteger((await statement(SQL.insertPets(creates.length), values)) as number);
 }
 
