@@ -23,7 +23,7 @@ import { AUTH, JSON_AUTH, TEST_KEY, startApp, type TestApp } from './support/tes
 
 // Property-based tests: fast-check generates valid and invalid requests from the contract, and every answer is held
 // against the oracle in support/contract-model.ts. The seed is fixed so that CI runs the same cases every time;
-// FC_SEED and FC_RUNS change them (see the README), and FC_PATH with FC_SEED replays a reported counterexample.
+// FC_SEED and FC_RUNS change them (see docs/testing.md), and FC_PATH with FC_SEED replays a reported counterexample.
 
 function integerFromEnvironment(name: string, fallback: number): number {
   const text = process.env[name];

@@ -14,7 +14,7 @@ const create = (app: TestApp, name: string, key?: string) =>
     body: JSON.stringify({ name, categoryId: 1 }),
   });
 
-// README, "Data": any number of processes may share one SQLite file. Two apps on one file stand for two processes:
+// docs/operations.md, "Data": any number of processes may share one SQLite file. Two apps on one file stand for two processes:
 // each has its own connections, and SQLite's locks know no difference between the two.
 (TEST_DATABASE === 'sqlite' ? describe : describe.skip)('instances sharing one SQLite file', () => {
   let database: TestDatabase;

@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import { type ServiceProcess, spawnService, TEST_KEY, waitUntilLive } from './support/service';
 
-// SIGTERM in the middle of steady keep-alive traffic (README, "Faults"): readiness turns false, the listener closes,
+// SIGTERM in the middle of steady keep-alive traffic (docs/operations.md, "Stopping"): readiness turns false, the listener closes,
 // every request the service read is answered, kept-alive responses say `Connection: close`, the process exits 0
 // within 10 s, and the database is closed cleanly. A connection idle when the signal came stays open while traffic
 // on it goes on, so not even a request already on its way is reset: every failure counts.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServiceProcess, spawnService, TEST_KEY, waitUntilReady } from './support/service';
 
-// README, "Data": any number of processes may share one SQLite file (an overlapping restart, cluster mode) and every
+// docs/operations.md, "Data": any number of processes may share one SQLite file (an overlapping restart, cluster mode) and every
 // guarantee holds across them. Two processes serve one file, and each Idempotency-Key is sent to both at once, so
 // only the database can decide which create comes first; one of them is then killed with SIGKILL under that load.
 
