@@ -1,6 +1,7 @@
-import { SetMetadata } from '@nestjs/common';
+import { RouteRules } from '../http/route-rules';
 
-export const IS_PUBLIC = 'petstore:isPublic';
-
-/** Opts a controller or handler out of authentication (health checks). */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+/**
+ * Opts a handler, or every handler of a controller, out of authentication (the health probes): it declares the route
+ * public in the route's config, the one place bearer authentication is decided from (see useBearerAuth).
+ */
+export const Public = () => RouteRules({ public: true });

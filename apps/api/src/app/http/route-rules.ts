@@ -1,10 +1,17 @@
+import { METHOD_METADATA } from '@nestjs/common/constants';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import { ApiException, validationFailed } from '../errors/api.exception';
 import { describeUnknown } from './contract-validation.pipe';
 import { syncHook } from './sync-hook';
 
-/** What an operation declares about itself with `@RouteConfig(...)`. */
+/**
+ * What a route declares about itself (`@RouteRules(...)`, `@Public()`), read once per route when it is registered.
+ * Nest's Fastify adapter passes it to Fastify as the route's `config`.
+ */
 export interface RouteRules {
+  /** The route answers without an API key (the health probes); every other route needs one. */
+  public?: boolean;
   /** Headers of every response of the operation, errors included (e.g. getPet's Deprecation and Sunset). */
   headers?: Readonly<Record<string, string>>;
   /** The operation takes an `application/json` body: anything else is refused before the body is read. */
@@ -15,6 +22,27 @@ export interface RouteRules {
    */
   noQuery?: boolean;
 }
+
+/**
+ * Declares rules for a handler, or for every handler of a controller, merged into the route's config where Nest's
+ * `@RouteConfig` would replace it, so that these and `@Public()` on one handler never undo each other.
+ * @example @RouteRules({ jsonBody: true, noQuery: true })
+ */
+export function RouteRules(rules: RouteRules): ClassDecorator & MethodDecorator {
+  return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    // Class decorators run after the handlers' own, so a controller's rules reach every handler and merge with theirs.
+    const handlers: unknown[] = descriptor ? [descriptor.value] : routeHandlers(target as { prototype: object });
+    for (const handler of handlers) {
+      const declared = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler as object) as RouteRules | undefined;
+      Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...declared, ...rules }, handler as object);
+    }
+  };
+}
+
+const routeHandlers = ({ prototype }: { prototype: object }): unknown[] =>
+  Object.getOwnPropertyNames(prototype)
+    .map((name) => Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown)
+    .filter((value) => typeof value === 'function' && Reflect.hasMetadata(METHOD_METADATA, value));
 
 /**
  * Gives each route the checks and headers it declares, so that no other request pays for them. A route's onRequest

@@ -1,13 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
+import { RouteSchema } from '@nestjs/platform-fastify';
 import { ConfigService } from '@nestjs/config';
 import type { FastifyReply } from 'fastify';
 import { API_PREFIX, type Pet } from '@petstore/contract';
 import { ListPetsQueryDto, NewPetDto } from '@petstore/contract/dto';
 import { ApiKeyHolder } from '../auth/api-key-holder.decorator';
 import type { AppConfig } from '../config/app-config';
-import type { RouteRules } from '../http/route-rules';
+import { RouteRules } from '../http/route-rules';
 import { GET_PET_HEADERS } from './get-pet.headers';
 import { IdempotencyKeyHeader } from './idempotency/idempotency-key.decorator';
 import { nextPageLink } from './next-page-link';
@@ -40,7 +40,7 @@ export class PetsController {
   @Post()
   @RouteSchema(CREATE_PET_SCHEMA)
   @HttpCode(201)
-  @RouteConfig({ jsonBody: true, noQuery: true } satisfies RouteRules)
+  @RouteRules({ jsonBody: true, noQuery: true })
   @CreatePetDocs()
   async createPet(
     @IdempotencyKeyHeader() idempotencyKey: string | undefined,
@@ -56,7 +56,7 @@ export class PetsController {
 
   @Get(':petId')
   @RouteSchema(GET_PET_SCHEMA)
-  @RouteConfig({ headers: GET_PET_HEADERS, noQuery: true } satisfies RouteRules)
+  @RouteRules({ headers: GET_PET_HEADERS, noQuery: true })
   @GetPetDocs()
   getPet(@Param('petId', PetIdPipe) petId: number): Promise<Pet> {
     return this.pets.getPet(petId);
