@@ -7,9 +7,9 @@ import { API_PREFIX } from '@petstore/contract';
 import { AppModule } from './app.module';
 import { ApiKeysService } from './auth/api-keys.service';
 import { DatabaseConnection } from './database/database-connection';
-import { bearerAuthHook, rateLimitHook } from './auth/bearer-auth.hook';
+import { useBearerAuth } from './auth/bearer-auth.hook';
 import type { AppConfig } from './config/app-config';
-import { setupDocs } from './docs/setup-docs';
+import { declareDocsPublic, setupDocs } from './docs/setup-docs';
 import { ErrorFilter } from './errors/error.filter';
 import { ShutdownState } from './health/shutdown.state';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
@@ -44,15 +44,17 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   recordRoutes(fastify);
-  // What a route declares for itself (its headers, 415, query parameters); the checks run after the global hooks below.
-  useRouteRules(fastify);
   useJsonBodyParser(fastify);
+  // Security headers first of the request hooks; it also declares the CORS route public, as below for the docs.
   await useSecurity(app, config);
+  declareDocsPublic(fastify);
+  // Each route's own request hooks, decided once from its config as it is registered (so after the declarations
+  // above), run after the global hooks below: authentication and the per-key limit unless the route is public, then
+  // what the route declares for itself (its headers, 415, query parameters).
+  useBearerAuth(fastify, app.get(ApiKeysService), app.get(RateLimits));
+  useRouteRules(fastify);
   fastify.addHook('onRequest', syncHook(requestIdHook));
   useRequestBounds(fastify);
-  const limits = app.get(RateLimits);
-  fastify.addHook('onRequest', bearerAuthHook(app.get(ApiKeysService), limits));
-  if (limits.perKeyEnabled) fastify.addHook('onRequest', rateLimitHook(limits));
   fastify.addHook('onSend', closeWhenStoppingHook(app.get(ShutdownState)));
   fastify.addHook('onSend', lingerIfBodyUnread);
   fastify.addHook('preClose', () => drainConnections(fastify.server));

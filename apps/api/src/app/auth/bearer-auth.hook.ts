@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { API_PREFIX } from '@petstore/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiException } from '../errors/api.exception';
+import { asList, type RouteRules } from '../http/route-rules';
 import type { RateLimits } from '../rate-limit/rate-limits';
 import type { ApiKeysService } from './api-keys.service';
 import { bearerToken } from './bearer-token';
@@ -19,17 +19,29 @@ export const unauthorized = (headers: Record<string, string> = {}) =>
     'www-authenticate': 'Bearer',
   });
 
-const isApiRoute = (route: string | undefined) => route !== undefined && (route === API_PREFIX || route.startsWith(`${API_PREFIX}/`));
+/**
+ * Gives every route that is not declared public (`@Public()`, or declareRouteRules for a plugin's routes) bearer
+ * authentication and then, when that limit is on, the per-key rate limit. Decided once per route as it is registered,
+ * from its config alone: these become the route's first request hooks, so they run after the global ones (request id,
+ * bounds) and before the route's own checks (415). Requests that match no route (404, 405) need no key. Call before
+ * routes are registered, and after the rules of plugins' routes are declared.
+ */
+export function useBearerAuth(fastify: FastifyInstance, keys: ApiKeysService, limits: RateLimits): void {
+  const hooks = limits.perKeyEnabled ? [bearerAuthHook(keys, limits), rateLimitHook(limits)] : [bearerAuthHook(keys, limits)];
+  fastify.addHook('onRoute', (route) => {
+    if ((route.config as RouteRules | undefined)?.public) return;
+    route.onRequest = [...hooks, ...asList(route.onRequest)];
+  });
+}
 
 /**
- * Authenticates every `/v1` request at its start, before its body is read: an unauthenticated request is
- * answered 401 whatever its body, so nobody learns anything about validation or limits without a key.
+ * Authenticates a request at its start, before its body is read: an unauthenticated request is answered 401 whatever
+ * its body, so nobody learns anything about validation or limits without a key.
  * An address that keeps failing is answered 429 for a while, so that keys cannot be guessed quickly; each 401 tells,
  * in RateLimit fields, how many failures it has left.
  */
 export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits): onRequestHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (!isApiRoute(request.routeOptions.url)) return;
     await limits.assertAddressMayAuthenticate(request.ip);
     const token = bearerToken(request.raw.rawHeaders);
     const holder = token === undefined ? undefined : await keys.authenticate(token);
@@ -38,9 +50,12 @@ export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits): onRequ
   };
 }
 
-/** Spends one request of the key's budget; the RateLimit headers go on every authenticated response. */
+/**
+ * Spends one request of the key's budget; the RateLimit headers go on every authenticated response. It runs only
+ * after bearerAuthHook, which names the holder or refuses the request.
+ */
 export function rateLimitHook(limits: RateLimits): onRequestHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.apiKeyHolder !== undefined) reply.headers(await limits.consume(request.apiKeyHolder));
+    reply.headers(await limits.consume(request.apiKeyHolder as string));
   };
 }

@@ -1,12 +1,25 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { AppConfig } from '../config/app-config';
+import { declareRouteRules } from '../http/route-rules';
 import { buildOpenApiDocument } from './openapi-document';
 
 /** Where Swagger UI is served (its files and the OpenAPI document below it), without the leading slash. */
 export const DOCS_PATH = 'docs';
 
-/** Swagger UI at /docs and the document at /docs/openapi.json, both readable without a key. */
+const isDocsRoute = ({ url }: RouteOptions) => url === `/${DOCS_PATH}` || url.startsWith(`/${DOCS_PATH}/`);
+
+/**
+ * Declares every route of Swagger UI (the page, its files, the OpenAPI document) public. SwaggerModule registers
+ * them itself, with no config of ours, so they are told apart by their address, once each, as they are registered.
+ * Call before useBearerAuth; setupDocs registers the routes later.
+ */
+export function declareDocsPublic(fastify: FastifyInstance): void {
+  declareRouteRules(fastify, isDocsRoute, { public: true });
+}
+
+/** Swagger UI at /docs and the document at /docs/openapi.json, both readable without a key (see declareDocsPublic). */
 export function setupDocs(app: NestFastifyApplication, config: AppConfig): void {
   SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app, config), {
     raw: ['json'],

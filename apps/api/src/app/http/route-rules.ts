@@ -1,6 +1,6 @@
 import { METHOD_METADATA } from '@nestjs/common/constants';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
-import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
 import { ApiException, validationFailed } from '../errors/api.exception';
 import { describeUnknown } from './contract-validation.pipe';
 import { syncHook } from './sync-hook';
@@ -10,7 +10,7 @@ import { syncHook } from './sync-hook';
  * Nest's Fastify adapter passes it to Fastify as the route's `config`.
  */
 export interface RouteRules {
-  /** The route answers without an API key (the health probes); every other route needs one. */
+  /** The route answers without an API key (the health probes, the docs); every other route needs one. */
   public?: boolean;
   /** Headers of every response of the operation, errors included (e.g. getPet's Deprecation and Sunset). */
   headers?: Readonly<Record<string, string>>;
@@ -45,12 +45,23 @@ const routeHandlers = ({ prototype }: { prototype: object }): unknown[] =>
     .filter((value) => typeof value === 'function' && Reflect.hasMetadata(METHOD_METADATA, value));
 
 /**
+ * Gives the routes a plugin registers (Swagger UI's, the CORS preflight route), which no decorator of ours reaches,
+ * the rules `matches` says they need, as they are registered. Call before those routes are registered, and before
+ * the hooks that read the rules are added (useBearerAuth, useRouteRules): Fastify runs onRoute hooks in that order.
+ */
+export function declareRouteRules(fastify: FastifyInstance, matches: (route: RouteOptions) => boolean, rules: RouteRules): void {
+  fastify.addHook('onRoute', (route) => {
+    if (matches(route)) route.config = { ...route.config, ...rules };
+  });
+}
+
+/**
  * Gives each route the checks and headers it declares, so that no other request pays for them. A route's onRequest
- * hooks run after the global ones, so the media type (415) is checked after authentication and before the body is
- * read; the query is checked once the body is read (preValidation), so that a body that cannot be read (too large,
- * not JSON) is reported first, and then alongside the body, as the validation pipe does. The headers are set in the
- * route's onSend, which every answer of the route passes through, including the errors of the global request hooks
- * (401, 429, 414/431). Call before routes are registered.
+ * hooks run after the global ones and after its authentication (which useBearerAuth puts first), so the media type
+ * (415) is checked after authentication and before the body is read; the query is checked once the body is read
+ * (preValidation), so that a body that cannot be read (too large, not JSON) is reported first, and then alongside the
+ * body, as the validation pipe does. The headers are set in the route's onSend, which every answer of the route
+ * passes through, including the errors of the request hooks (401, 429, 414/431). Call before routes are registered.
  */
 export function useRouteRules(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
@@ -61,7 +72,7 @@ export function useRouteRules(fastify: FastifyInstance): void {
   });
 }
 
-const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+export const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 function withHeaders(headers: Readonly<Record<string, string>>): onSendHookHandler {
   return (_request, reply, payload, done) => {

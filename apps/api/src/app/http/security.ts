@@ -3,6 +3,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config';
 import { DOCS_PATH } from '../docs/setup-docs';
+import { declareRouteRules } from './route-rules';
 
 /** Request headers a browser may send cross-origin: the key, the body's type, and the ones the API reads. */
 const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-request-id'] as const;
@@ -44,7 +45,8 @@ const DOCS_URL = new RegExp(`^/${DOCS_PATH}(?:[/?]|$)`);
 
 /**
  * Security headers on every response (helmet) and, when `CORS_ORIGINS` lists origins, CORS for exactly those.
- * Call before adding the other request hooks: Fastify runs them in order and one that throws (a 401) skips the rest.
+ * Call before adding the other request hooks: Fastify runs them in order and one that throws (a 401) skips the rest;
+ * and before useBearerAuth, which reads what this declares about the CORS route.
  * Nest runs the CORS hook ahead of all of them, so a preflight is answered before authentication (as a bodiless 204
  * that helmet's hook does not reach) and every other response from an allowed origin carries Access-Control-*.
  */
@@ -67,15 +69,16 @@ export async function useSecurity(app: NestFastifyApplication, config: AppConfig
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     frameguard: { action: 'deny' },
   });
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRequest', (request, reply, done) => {
-      reply.headers(DOCS_URL.test(request.url) ? docsHeaders : apiHeaders);
-      done();
-    });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.headers(DOCS_URL.test(request.url) ? docsHeaders : apiHeaders);
+    done();
+  });
   if (config.corsOrigins.length === 0) return;
 
+  // The catch-all OPTIONS route that CORS adds only sends other OPTIONS requests on to the usual 404/405: no key,
+  // as for any request that matches no route of ours.
+  declareRouteRules(fastify, (route) => route.url === '*' && route.method === 'OPTIONS', { public: true });
   const allowed = new Set(config.corsOrigins);
   app.enableCors({
     // Any other origin (or none) gets no CORS at all, so a stray OPTIONS is the usual 404/405 Error, not a preflight.
