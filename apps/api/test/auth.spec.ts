@@ -1,6 +1,10 @@
+import { Controller, Get, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { Public } from '../src/app/auth/public.decorator';
+import { RouteRules } from '../src/app/http/route-rules';
 import { expectError } from './support/assertions';
 import { rawRequest } from './support/raw-http';
-import { TEST_KEY, startApp, type TestApp } from './support/test-app';
+import { AUTH, TEST_KEY, startApp, type TestApp } from './support/test-app';
 
 describe('authentication', () => {
   let sut: TestApp;
@@ -78,5 +82,97 @@ describe('authentication', () => {
 
   it('does not need a key to learn that a route does not exist', async () => {
     await expectError(await fetch(`${sut.origin}/v1/nothing-here`), 404, 'not_found');
+  });
+});
+
+/** Under /v1 like every controller: public only where declared, its rules kept whichever decorator comes first. */
+@Controller('probes')
+class ProbesController {
+  @Get('open')
+  @Public()
+  open() {
+    return { open: true };
+  }
+
+  @Get('open-with-rules-below')
+  @Public()
+  @RouteRules({ noQuery: true, headers: { 'x-probe': 'below' } })
+  openWithRulesBelow() {
+    return { open: true };
+  }
+
+  @Get('open-with-rules-above')
+  @RouteRules({ noQuery: true, headers: { 'x-probe': 'above' } })
+  @Public()
+  openWithRulesAbove() {
+    return { open: true };
+  }
+
+  @Get('closed')
+  closed() {
+    return { open: false };
+  }
+}
+
+/** Every handler of a public controller is public, and keeps its own rules. */
+@Public()
+@Controller('open-probes')
+class OpenProbesController {
+  @Get()
+  @RouteRules({ noQuery: true, headers: { 'x-probe': 'class' } })
+  open() {
+    return { open: true };
+  }
+}
+
+/** Routes outside /v1 that no decorator reaches, as a plugin would add them: they need a key unless declared public. */
+@Module({ controllers: [ProbesController, OpenProbesController] })
+class ProbesModule implements OnModuleInit {
+  constructor(private readonly adapter: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapter.httpAdapter.getInstance();
+    fastify.get('/outside', async () => ({ open: false }));
+    fastify.get('/outside-open', { config: { public: true } satisfies RouteRules }, async () => ({ open: true }));
+  }
+}
+
+describe('authentication is what each route declares, not where it lives', () => {
+  let sut: TestApp;
+  beforeAll(async () => {
+    sut = await startApp({ modules: [ProbesModule], env: { RATE_LIMIT_RPS: '1000' } });
+  });
+  afterAll(() => sut.close());
+
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${sut.origin}${path}`, { headers });
+
+  it.each(['/v1/probes/open', '/v1/probes/open-with-rules-below', '/v1/probes/open-with-rules-above', '/v1/open-probes', '/outside-open'])(
+    'answers %s, declared public, without a key and outside the per-key limit',
+    async (path) => {
+      for (const method of ['GET', 'HEAD']) {
+        const response = await fetch(`${sut.origin}${path}`, { method });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('ratelimit')).toBeNull();
+      }
+    },
+  );
+
+  it.each(['/v1/probes/closed', '/outside'])('refuses %s, not declared public, without a key, and counts it with one', async (path) => {
+    for (const method of ['GET', 'HEAD']) expect((await fetch(`${sut.origin}${path}`, { method })).status).toBe(401);
+    await expectError(await get(path), 401, 'unauthorized');
+    const response = await get(path, AUTH);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=1$/);
+  });
+
+  it.each([
+    ['/v1/probes/open-with-rules-below', 'below'],
+    ['/v1/probes/open-with-rules-above', 'above'],
+    ['/v1/open-probes', 'class'],
+  ])('keeps the other rules of %s beside @Public()', async (path, probe) => {
+    expect((await get(path)).headers.get('x-probe')).toBe(probe);
+    const refused = await get(`${path}?stray=1`);
+    expect(refused.headers.get('x-probe')).toBe(probe);
+    expect(await expectError(refused, 400, 'validation_failed')).toContain('stray');
   });
 });

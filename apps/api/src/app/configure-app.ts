@@ -1,4 +1,4 @@
-import { RequestMethod } from '@nestjs/common';
+import { type DynamicModule, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -26,10 +26,17 @@ import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
 import { createLogger } from './logging/create-logger';
 import { RateLimits } from './rate-limit/rate-limits';
 
-/** Creates the application exactly as it runs in production; `main.ts` and the tests both come through here. */
-export async function createApp(config: AppConfig, logger: Pino = createLogger(config.logLevel)): Promise<NestFastifyApplication> {
+/**
+ * Creates the application exactly as it runs in production; `main.ts` and the tests both come through here.
+ * `root`: the module to build; tests wrap the app's own to add routes of their own.
+ */
+export async function createApp(
+  config: AppConfig,
+  logger: Pino = createLogger(config.logLevel),
+  root: DynamicModule = AppModule.forRoot(config, logger),
+): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, logger),
+    root,
     new FastifyAdapter(fastifyOptions(logger)),
     // Our own JSON parser replaces Nest's; logs wait for the pino logger; start-up errors are thrown, not exited on.
     { bodyParser: false, bufferLogs: true, abortOnError: false },

@@ -1,8 +1,10 @@
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app/app.module';
 import { createApp } from '../../src/app/configure-app';
 import { loadConfig } from '../../src/app/config/app-config';
 import { createLogger } from '../../src/app/logging/create-logger';
@@ -38,10 +40,16 @@ export interface StartOptions {
    * @default 0 (an ephemeral port)
    */
   port?: number;
+  /** Modules built beside the app's own, e.g. routes a test adds to see how the app treats them. */
+  modules?: NonNullable<ModuleMetadata['imports']>;
 }
 
+/** The root module when a test adds modules: the app's own and theirs. */
+@Module({})
+class TestRootModule {}
+
 /** Boots the real app through createApp (the path main.ts takes) on an ephemeral port and a database of its own. */
-export async function startApp({ env = {}, database, port: listenPort = 0 }: StartOptions = {}): Promise<TestApp> {
+export async function startApp({ env = {}, database, port: listenPort = 0, modules = [] }: StartOptions = {}): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   // Rate limits are off unless a test turns them on: suites send hundreds of requests a second.
   const config = loadConfig({
@@ -60,7 +68,10 @@ export async function startApp({ env = {}, database, port: listenPort = 0 }: Sta
       done();
     },
   });
-  const app = await createApp(config, createLogger(config.logLevel, sink));
+  const logger = createLogger(config.logLevel, sink);
+  const root: DynamicModule | undefined =
+    modules.length === 0 ? undefined : { module: TestRootModule, imports: [AppModule.forRoot(config, logger), ...modules] };
+  const app = await createApp(config, logger, root);
   await app.listen({ port: listenPort, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
