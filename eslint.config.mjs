@@ -1,6 +1,6 @@
 import nx from '@nx/eslint-plugin';
 
-// Who may import whom (see README, "Workspace layout"): a violation fails the lint.
+// Who may import whom (see docs/architecture.md, "Workspace layout"): a violation fails the lint.
 const RUNTIME_HEAVY = ['@nestjs/*', 'class-validator', 'class-transformer', 'reflect-metadata', 'typeorm', 'sqlite3', 'pg'];
 
 export default [
@@ -25,8 +25,10 @@ export default [
             },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:client'] },
             // End-to-end tests run the built apps as processes; in code they may only use the libraries.
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:client'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contract'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contract', 'type:client', 'type:testing'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contract', 'type:testing'] },
+            // tools/testing starts the built service: shared by the e2e tests and the tools, never by an app.
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'] },
             { sourceTag: 'scope:client', onlyDependOnLibsWithTags: ['scope:shared'] },
@@ -36,11 +38,5 @@ export default [
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
-  },
-  {
-    // The key administration and OpenAPI export tools are the api app's own entry points, run from its sources
-    // (the same migrations, entities and decorators as the service), not a library that may reach into the app.
-    files: ['tools/keys/**/*.ts', 'tools/openapi/**/*.ts'],
-    rules: { '@nx/enforce-module-boundaries': 'off' },
   },
 ];

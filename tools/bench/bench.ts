@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { serviceBuild } from '../built-service';
+import { serviceBuild } from '@petstore/testing';
 import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
@@ -119,7 +119,7 @@ async function alternate(options: Options, workloads: Workload[], servers: Recor
       for (const [name, server] of Object.entries(servers)) {
         const backendsBefore = (await server.databasePids?.()) ?? [];
         const before = cpuSnapshot([...mainPids, ...backendsBefore]);
-        const result = await measure(server.baseUrl, workload, pets[name], round ? options.duration : options.warmup, options.connections, API_KEY);
+        const result = await measure(server.origin, workload, pets[name], round ? options.duration : options.warmup, options.connections, API_KEY);
         // Backends that connected during the run count from their start.
         const backends = [...new Set([...backendsBefore, ...((await server.databasePids?.()) ?? [])])];
         const after = cpuSnapshot([...mainPids, ...backends]);

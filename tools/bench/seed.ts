@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopNode, startBuiltService } from '../built-service';
 import { withClient } from '../postgres-database';
-import { API_KEY } from './servers';
+import { startService, stopServer } from './servers';
 
 /**
  * Lets the built service make the schema with its own migrations: started once on an empty database, stopped once
@@ -11,7 +10,7 @@ import { API_KEY } from './servers';
  * POSTs and leaves the service's schema (tables, index, sequences) exactly as it made it.
  */
 export async function migrate(databaseUrl: string, logFile: string): Promise<void> {
-  await stopNode(await startBuiltService({ databaseUrl, apiKey: API_KEY, logFile, logLevel: 'warn' }));
+  await stopServer(await startService({ databaseUrl, logFile, logLevel: 'warn' }));
 }
 
 /** An empty, migrated SQLite file that seeded copies are made of. */

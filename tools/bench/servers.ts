@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, type NodeProcess, spawnNode, startBuiltService, stopNode, waitFor200 } from '../built-service';
+import { type NodeProcess, spawnNode, START_NODE_OPTIONS, startService as startBuiltService, stopNode, waitFor200 } from '@petstore/testing';
 import { withClient } from '../postgres-database';
 
 export const API_KEY = 'bench-key-0123456789abcdef';
 
 export interface RunningServer extends NodeProcess {
-  baseUrl: string;
   /** From spawn until the first 200: /health/live for the service, an authenticated list for the reference. */
   startupMs: number;
   /** The service only: from spawn until /health/ready is 200 (migrations done, database answering). */
@@ -23,11 +22,14 @@ export interface ServiceOptions {
   nodeOptions?: string;
 }
 
-/** The built service as `npm start` runs it; on PostgreSQL, with a way to find its backends. */
-export async function startService(options: ServiceOptions): Promise<RunningServer> {
-  const service = await startBuiltService({ ...options, apiKey: API_KEY });
-  const server: RunningServer = { ...service, startupMs: service.liveMs };
-  if (options.databaseUrl.startsWith('postgres')) server.databasePids = () => backendsOf(options.databaseUrl);
+/** The built service as `npm start` runs it in production; on PostgreSQL, with a way to find its backends. */
+export async function startService({ databaseUrl, logFile, logLevel = 'info', nodeOptions }: ServiceOptions): Promise<RunningServer> {
+  const service = await startBuiltService({
+    env: { NODE_ENV: 'production', NODE_OPTIONS: nodeOptions ?? START_NODE_OPTIONS, API_KEYS: API_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel },
+    logFile,
+  });
+  const server: RunningServer = Object.assign(service, { startupMs: service.liveMs });
+  if (databaseUrl.startsWith('postgres')) server.databasePids = () => backendsOf(databaseUrl);
   return server;
 }
 
@@ -52,14 +54,11 @@ export function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 async function startMjs(name: string, file: string, logFile: string, probe: string, env: Record<string, string>): Promise<RunningServer> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  const child = spawnNode(name, join(__dirname, file), logFile, { ...env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `${baseUrl}/v1` });
+  const server = await spawnNode(name, join(__dirname, file), { env, logFile });
   try {
-    return { ...child, baseUrl, startupMs: await waitFor200(child, `${baseUrl}${probe}`, started, { authorization: `Bearer ${API_KEY}` }) };
+    return Object.assign(server, { startupMs: await waitFor200(server, probe, { authorization: `Bearer ${API_KEY}` }) });
   } catch (error) {
-    await stopNode(child);
+    await stopNode(server);
     throw error;
   }
 }

@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { serviceBuild } from '@petstore/testing';
 import { table } from '../bench/report';
 import { type CrashDatabase, type DatabaseKind, postgresDatabase, sqliteDatabase } from './databases';
 import { type Figures, passed, runCrashHarness } from './harness';
-import { serviceBuild } from '../built-service';
 import { DEFAULT_POSTGRES_URL } from '../postgres-database';
 
 const USAGE = `npm run crash -- --cycles N [options]

@@ -1,8 +1,9 @@
+import { killNode, type StartedService, stopNode } from '@petstore/testing';
 import type { CrashDatabase, DatabaseKind } from './databases';
 import { driveCreates, retryCreates } from './load';
 import { between, seededRandom } from './random';
 import { readAllPets, readPetsAfter } from './read';
-import { type RunningService, killService, startService, stopService } from './service';
+import { startService } from './service';
 import { Ledger, type Problem } from './verify';
 
 export interface HarnessOptions {
@@ -62,7 +63,7 @@ class CrashRun {
   private readonly errors: string[] = [];
   private readonly totals = { unacknowledged: 0, stored: 0, retried: 0, integrityErrors: 0 };
   private problemsShown = 0;
-  private service!: RunningService;
+  private service!: StartedService;
 
   constructor(
     private readonly database: CrashDatabase,
@@ -79,12 +80,12 @@ class CrashRun {
     try {
       for (let cycle = 1; cycle <= this.options.cycles; cycle++) await this.cycle(cycle);
       // The retries of the last cycle are checked here, and everything else once more.
-      present = this.ledger.checkTable((await readAllPets(this.service.baseUrl)).pets).present;
+      present = this.ledger.checkTable((await readAllPets(this.service.origin)).pets).present;
       this.showProblems('end');
     } finally {
       // Not after a failed restart: the service is then the one the harness killed.
       if (!this.service.exit) {
-        const exit = await stopService(this.service);
+        const exit = await stopNode(this.service);
         if (exit.code !== 0) this.error(`end: SIGTERM stopped the service with ${JSON.stringify(exit)}, not exit code 0`);
       }
     }
@@ -96,21 +97,21 @@ class CrashRun {
   private async cycle(cycle: number): Promise<void> {
     const label = `cycle ${cycle}`;
     const killAfter = between(this.delays, KILL_AFTER_MS.min, KILL_AFTER_MS.max);
-    const load = driveCreates(this.service.baseUrl, cycle, this.options.concurrency, this.bodies);
+    const load = driveCreates(this.service.origin, cycle, this.options.concurrency, this.bodies);
     await Promise.race([new Promise((resolve) => setTimeout(resolve, killAfter)), this.service.exited]);
     load.stop();
-    if (!(await killService(this.service))) this.error(`${label}: the service exited by itself (${JSON.stringify(this.service.exit)}) before the kill`);
+    if (!(await killNode(this.service))) this.error(`${label}: the service exited by itself (${JSON.stringify(this.service.exit)}) before the kill`);
     const outcome = await load.done;
     outcome.errors.forEach((line) => this.error(`${label}: ${line}`));
     outcome.acknowledged.forEach((answer) => this.ledger.acknowledge(answer));
     const integrity = await this.checkIntegrity(`${label}, after the kill`);
 
     this.service = await startService(this.database.url, this.options.logFile);
-    const walk = await readAllPets(this.service.baseUrl);
+    const walk = await readAllPets(this.service.origin);
     const table = this.ledger.checkTable(walk.pets);
     const promised = this.ledger.acknowledgedCount;
     const stored = outcome.unacknowledged.filter((create) => table.rowsByName.has(create.body.name)).length;
-    const retry = await retryCreates(this.service.baseUrl, outcome.unacknowledged);
+    const retry = await retryCreates(this.service.origin, outcome.unacknowledged);
     retry.errors.forEach((line) => this.error(`${label}: ${line}`));
     retry.acknowledged.forEach((answer) => this.ledger.acknowledge(answer));
     this.ledger.checkRetried(outcome.unacknowledged, table, await readPetsAfter(walk));

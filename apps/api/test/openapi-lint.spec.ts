@@ -41,11 +41,12 @@ describe('OpenAPI document lint', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'petstore-openapi-'));
     file = join(dir, 'openapi.json');
-    // The export script is what CI publishes, so the document linted here is the document shipped: as deployed,
-    // behind https:// addresses and with CORS on, which adds Access-Control-Allow-Origin to every response.
+    // The export entry (`npm run openapi`, built from these sources) is what CI publishes, so the document linted here
+    // is the document shipped: as deployed, behind https:// addresses and with CORS on, which adds
+    // Access-Control-Allow-Origin to every response.
     const exported = await exec(
       process.execPath,
-      ['-r', '@swc-node/register', 'tools/openapi/export-openapi.ts', file],
+      ['-r', '@swc-node/register', 'apps/api/src/openapi.ts', file],
       {
         SWC_NODE_PROJECT: 'tsconfig.base.json',
         PUBLIC_BASE_URL: 'https://api.petstore.test/v1',

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, type ServiceProcess, spawnService, TEST_KEY, waitUntilLive } from './support/service';
+import { freePort, type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
 
 const BUILT_CLI = join(__dirname, '../../../dist/apps/cli/main.js');
 
@@ -17,7 +18,7 @@ jest.setTimeout(30_000);
 // The built `petstore` CLI as a user runs it (`node dist/apps/cli/main.js`), against the built service.
 describe('the petstore CLI', () => {
   let dir: string;
-  let service: ServiceProcess;
+  let service: NodeProcess;
   let env: Record<string, string>;
 
   /** Runs the CLI with exactly `env` (plus PATH), and checks what every run must: the key is never printed. */
@@ -46,7 +47,7 @@ describe('the petstore CLI', () => {
   beforeAll(async () => {
     if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run "npx nx build cli" first`);
     dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
-    service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` });
+    service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` } });
     await waitUntilLive(service);
     env = { PETSTORE_URL: `${service.origin}/v1`, PETSTORE_API_KEY: TEST_KEY };
     // Seeded over HTTP, not through the CLI, so that the listing tests do not depend on the add command.

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page, type Route } from 'playwright-core';
-import { type ServiceProcess, spawnService, TEST_KEY, waitUntilLive } from './support/service';
+import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -61,7 +62,7 @@ jest.setTimeout(60_000);
 
 describeBrowser('the built @petstore/client in Chromium', () => {
   let dir: string;
-  let service: ServiceProcess;
+  let service: NodeProcess;
   let browser: Browser;
   let page: Page;
   const proxied: { method: string; path: string; authorization?: string }[] = [];
@@ -92,7 +93,7 @@ describeBrowser('the built @petstore/client in Chromium', () => {
   beforeAll(async () => {
     if (!existsSync(BUILT_ESM)) throw new Error(`${BUILT_ESM} is missing: run "CI=true NX_DAEMON=false npx nx build client" first`);
     dir = mkdtempSync(join(tmpdir(), 'petstore-browser-'));
-    service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` });
+    service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` } });
     await waitUntilLive(service);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await (await browser.newContext()).newPage();

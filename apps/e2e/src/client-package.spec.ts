@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type ServiceProcess, spawnService, TEST_KEY, waitUntilLive } from './support/service';
+import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
 
 const WORKSPACE = join(__dirname, '../../..');
 const DIST = join(WORKSPACE, 'dist/libs/client');
@@ -133,7 +134,7 @@ jest.setTimeout(120_000);
 
 describe('the packed @petstore/client in a folder outside the workspace', () => {
   let dir: string;
-  let service: ServiceProcess;
+  let service: NodeProcess;
   let packedFiles: string[];
 
   const runProgram = async (file: string, source: string): Promise<DriveResult> => {
@@ -163,7 +164,7 @@ describe('the packed @petstore/client in a folder outside the workspace', () => 
     // realpath, so that paths in require.cache compare equal where the temporary folder is a symlink.
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'petstore-consumer-')));
     const database = `sqlite:${join(dir, 'db.sqlite')}`;
-    const started = spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: database }).then(async (sut) => {
+    const started = spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database } }).then(async (sut) => {
       service = sut;
       await waitUntilLive(sut);
     });

@@ -18,7 +18,8 @@ import {
   UnauthorizedError,
 } from '@petstore/client';
 import { GET_PET_SUNSET } from '@petstore/contract';
-import { freePort, type ServiceProcess, spawnService, TEST_KEY, waitUntilLive } from './support/service';
+import { freePort, type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
 
 // The service names a request with a random UUID unless the client gave an id, which this client does not.
 const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -28,7 +29,7 @@ jest.setTimeout(30_000);
 
 describe(PetstoreClient.name, () => {
   let dir: string;
-  let service: ServiceProcess;
+  let service: NodeProcess;
   // Every pet this file creates, in id order: the truth that listings are held against.
   const created: Pet[] = [];
 
@@ -56,7 +57,7 @@ describe(PetstoreClient.name, () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'petstore-client-'));
-    service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` });
+    service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` } });
     await waitUntilLive(service);
   });
 

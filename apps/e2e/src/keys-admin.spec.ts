@@ -3,23 +3,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { spawnService, type ServiceProcess, TEST_KEY, waitUntilLive } from './support/service';
+import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
 
 const WORKSPACE = join(__dirname, '../../..');
 
 // `npm run keys -- …` from a shell, against the database a running service uses.
-describe('key administration (tools/keys)', () => {
+describe('key administration (npm run keys)', () => {
   jest.setTimeout(60_000);
   let dir: string;
-  let service: ServiceProcess;
+  let service: NodeProcess;
   const env = () => ({ PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${join(dir, 'petstore.sqlite')}` });
+  // --ignore-scripts skips prekeys's build (done before this suite): the command runs the built dist/apps/api/keys.js.
   const keys = (...args: string[]) =>
-    promisify(execFile)('npm', ['run', '--silent', 'keys', '--', ...args], { cwd: WORKSPACE, env: env() });
+    promisify(execFile)('npm', ['run', '--ignore-scripts', '--silent', 'keys', '--', ...args], { cwd: WORKSPACE, env: env() });
   const list = (key: string) => fetch(`${service.origin}/v1/pets`, { headers: { authorization: `Bearer ${key}` } });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'petstore-keys-'));
-    service = await spawnService({ ...env(), API_KEYS: TEST_KEY });
+    service = await spawnService({ env: { ...env(), API_KEYS: TEST_KEY } });
     await waitUntilLive(service);
   });
   afterAll(async () => {

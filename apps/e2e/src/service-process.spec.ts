@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnService, TEST_KEY, waitUntilLive } from './support/service';
+import { freePort, spawnService, waitUntilLive } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
 
 const WORKSPACE = join(__dirname, '../../..');
 
@@ -17,7 +18,7 @@ describe('the service process', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each(['SIGTERM', 'SIGINT'] as const)('serves on PORT and exits with code 0 on %s', async (signal) => {
-    const service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: database() });
+    const service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database() } });
     await waitUntilLive(service);
     const response = await fetch(`${service.origin}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
     expect(response.status).toBe(200);
@@ -55,7 +56,7 @@ describe('the service process', () => {
   });
 
   it('writes the request log line within about a second, while it keeps running', async () => {
-    const service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: database() });
+    const service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database() } });
     try {
       await waitUntilLive(service);
       await fetch(`${service.origin}/v1/pets?limit=3`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
@@ -72,7 +73,7 @@ describe('the service process', () => {
   });
 
   it('prints a development key once when no key is configured, and accepts it', async () => {
-    const service = await spawnService({ DATABASE_URL: database() });
+    const service = await spawnService({ env: { DATABASE_URL: database() } });
     try {
       await waitUntilLive(service);
       const keys = service.stderr().match(/pk_dev_[A-Za-z0-9_-]+/g) ?? [];
@@ -87,7 +88,7 @@ describe('the service process', () => {
   });
 
   it('refuses to start in production without keys, saying why', async () => {
-    const service = await spawnService({ NODE_ENV: 'production', DATABASE_URL: database() });
+    const service = await spawnService({ env: { NODE_ENV: 'production', DATABASE_URL: database() } });
     expect((await service.exited).code).toBe(1);
     expect(service.stderr()).toMatch(/API_KEYS .*production/);
     expect(service.stderr()).not.toContain('pk_dev_');
@@ -95,12 +96,14 @@ describe('the service process', () => {
 
   it('refuses a bad configuration, naming every bad variable and never a key', async () => {
     const service = await spawnService({
-      PORT: 'eighty',
-      LOG_LEVEL: 'loud',
-      DATABASE_URL: 'mysql://db',
-      PUBLIC_BASE_URL: 'not a url',
-      RATE_LIMIT_RPS: '-1',
-      API_KEYS: 'short',
+      env: {
+        PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://db',
+        PUBLIC_BASE_URL: 'not a url',
+        RATE_LIMIT_RPS: '-1',
+        API_KEYS: 'short',
+      },
     });
     expect((await service.exited).code).toBe(1);
     for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'RATE_LIMIT_RPS', 'API_KEYS']) {

@@ -5,7 +5,8 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
-import { type ServiceProcess, spawnService, TEST_KEY, waitUntilLive } from './support/service';
+import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
 
 // SIGTERM in the middle of steady keep-alive traffic (docs/operations.md, "Stopping"): readiness turns false, the listener closes,
 // every request the service read is answered, kept-alive responses say `Connection: close`, the process exits 0
@@ -194,7 +195,7 @@ async function untilRefused(origin: string, timeoutMs: number): Promise<number> 
 }
 
 describe('SIGTERM under load', () => {
-  let service: ServiceProcess | undefined;
+  let service: NodeProcess | undefined;
   let database: Database | undefined;
 
   afterEach(async () => {
@@ -211,7 +212,7 @@ describe('SIGTERM under load', () => {
     ['PostgreSQL', postgresDatabase],
   ])('%s: fails no request it read, refuses new connections, and exits 0 within 10 s with the database closed', async (kind, createDatabase) => {
     database = await createDatabase();
-    service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: database.url });
+    service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database.url } });
     const { origin } = service;
     await waitUntilLive(service);
     const headers = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };

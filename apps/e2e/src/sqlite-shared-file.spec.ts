@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ServiceProcess, spawnService, TEST_KEY, waitUntilReady } from './support/service';
+import { type NodeProcess, spawnService, waitUntilReady } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
 
 // docs/operations.md, "Data": any number of processes may share one SQLite file (an overlapping restart, cluster mode) and every
 // guarantee holds across them. Two processes serve one file, and each Idempotency-Key is sent to both at once, so
@@ -37,8 +38,8 @@ interface StoredPet {
 const authorization = `Bearer ${TEST_KEY}`;
 let runs = 0;
 
-async function startService(databaseUrl: string): Promise<ServiceProcess> {
-  const service = await spawnService({ API_KEYS: TEST_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+async function startService(databaseUrl: string): Promise<NodeProcess> {
+  const service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' } });
   await waitUntilReady(service);
   return service;
 }
@@ -67,7 +68,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Each keyed create goes to every process at once, all together or one key every `spacingMs`; the keyless ones go to
  * one process each.
  */
-function sendRound(services: ServiceProcess[], keys: number, spacingMs = 0, onAnswer: (origin: string, answer: Answer) => void = () => undefined) {
+function sendRound(services: NodeProcess[], keys: number, spacingMs = 0, onAnswer: (origin: string, answer: Answer) => void = () => undefined) {
   runs += 1;
   const keyed = Array.from({ length: keys }, (_, i): Create => ({ name: `run ${runs} key ${i}`, key: `run-${runs}-key-${i}`, answers: [] }));
   const keyless = Array.from({ length: KEYLESS }, (_, i): Create => ({ name: `run ${runs} plain ${i}`, answers: [] }));
@@ -88,7 +89,7 @@ function sendRound(services: ServiceProcess[], keys: number, spacingMs = 0, onAn
  * Answers that break the rules: a keyed create gets 201 with one id, or 409 while its first create runs; only a
  * killed process may leave one unanswered.
  */
-function answerProblems(creates: Create[], killed?: ServiceProcess): string[] {
+function answerProblems(creates: Create[], killed?: NodeProcess): string[] {
   return creates.flatMap((create) => {
     const problems = create.answers
       .filter(({ origin, status, code }) => !(status === 201 || (status === 409 && create.key && code === 'idempotency_key_in_use') || (status === 0 && origin === killed?.origin)))
@@ -136,7 +137,7 @@ function storedProblems(creates: Create[], pets: StoredPet[]): string[] {
 
 describe('two processes on one SQLite file', () => {
   let dir: string;
-  let services: ServiceProcess[] = [];
+  let services: NodeProcess[] = [];
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'petstore-shared-file-'));

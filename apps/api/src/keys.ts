@@ -1,12 +1,13 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DataSource } from 'typeorm';
-import { ApiKeyEntity } from '../../apps/api/src/app/auth/api-key.entity';
-import { ApiKeyStore } from '../../apps/api/src/app/auth/api-key.store';
-import { loadDatabaseConfig } from '../../apps/api/src/app/config/app-config';
-import { dialectFor } from '../../apps/api/src/app/database/data-source-options';
+import { ApiKeyEntity } from './app/auth/api-key.entity';
+import { ApiKeyStore } from './app/auth/api-key.store';
+import { loadDatabaseConfig } from './app/config/app-config';
+import { dialectFor } from './app/database/data-source-options';
 
 // Key administration on the configured database (DATABASE_URL, as the service reads it). The service refuses a
-// revoked or expired key within seconds on every instance; nothing needs restarting.
+// revoked or expired key within seconds on every instance; nothing needs restarting. Built beside main.js
+// (dist/apps/api/keys.js) so that it runs wherever the service is deployed, with the service's own migrations.
 
 const DAY_MS = 86_400_000;
 

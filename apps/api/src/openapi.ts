@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createApp } from '../../apps/api/src/app/configure-app';
-import { loadConfig } from '../../apps/api/src/app/config/app-config';
-import { buildOpenApiDocument } from '../../apps/api/src/app/docs/openapi-document';
+import { createApp } from './app/configure-app';
+import { loadConfig } from './app/config/app-config';
+import { buildOpenApiDocument } from './app/docs/openapi-document';
 
 // Builds the document from the same decorators the service serves, but never listens and uses a throwaway in-memory
 // database, so CI and SDK generation need no port, no key and no data directory.

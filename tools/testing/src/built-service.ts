@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type NodeProcess, type SpawnOptions, spawnNode, stopNode, waitFor200 } from './node-process';
+
+const WORKSPACE = join(__dirname, '../../..');
+/** What `npm start` runs: the service as `nx build api` leaves it. */
+export const SERVICE_MAIN = join(WORKSPACE, 'dist', 'apps', 'api', 'main.js');
+/** The V8 flags of `npm start` (package.json config.node_options): the heap the service really runs with. */
+export const START_NODE_OPTIONS: string = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8')).config.node_options;
+
+/** A short hash of the built service, so that figures can be told apart by build; throws if it was never built. */
+export function serviceBuild(): string {
+  return createHash('sha256').update(readFileSync(builtMain())).digest('hex').slice(0, 16);
+}
+
+/** Runs the built service with `env` (rate limits off unless it sets them) and returns at once, before it listens. */
+export async function spawnService(options: SpawnOptions): Promise<NodeProcess> {
+  // Rate limits off: tests and measurements send many requests a second from one address.
+  const env = { RATE_LIMIT_RPS: '0', RATE_LIMIT_AUTH_FAILURES: '0', ...options.env };
+  return spawnNode('the service', builtMain(), { ...options, env });
+}
+
+/** Milliseconds from spawn until /health/live answers 200; rejects if the service exits first or takes 60 s. */
+export const waitUntilLive = (service: NodeProcess): Promise<number> => waitFor200(service, '/health/live');
+
+/** Milliseconds from spawn until /health/ready answers 200 (migrations done, database answering); as waitUntilLive. */
+export const waitUntilReady = (service: NodeProcess): Promise<number> => waitFor200(service, '/health/ready');
+
+export interface StartedService extends NodeProcess {
+  /** From spawn until /health/live answered 200. */
+  liveMs: number;
+  /** From spawn until /health/ready answered 200. */
+  readyMs: number;
+}
+
+/** {@link spawnService}, then resolves once the service is live and ready; stops it if it never is. */
+export async function startService(options: SpawnOptions): Promise<StartedService> {
+  const service = await spawnService(options);
+  try {
+    const liveMs = await waitUntilLive(service);
+    return Object.assign(service, { liveMs, readyMs: await waitUntilReady(service) });
+  } catch (error) {
+    await stopNode(service);
+    throw error;
+  }
+}
+
+function builtMain(): string {
+  if (!existsSync(SERVICE_MAIN)) throw new Error(`${SERVICE_MAIN} is missing: build the service first (npx nx build api)`);
+  return SERVICE_MAIN;
+}

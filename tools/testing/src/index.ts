@@ -1,0 +1,12 @@
+export { freePort } from './free-port';
+export { type Exit, killNode, type NodeProcess, type SpawnOptions, spawnNode, stopNode, waitFor200 } from './node-process';
+export {
+  SERVICE_MAIN,
+  serviceBuild,
+  spawnService,
+  START_NODE_OPTIONS,
+  type StartedService,
+  startService,
+  waitUntilLive,
+  waitUntilReady,
+} from './built-service';

@@ -1,0 +1,136 @@
+import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
+import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { freePort } from './free-port';
+
+const WAIT_TIMEOUT_MS = 60_000;
+/** Longer than the service's own deadline for a stop (9 s), so that the exit code is the one it chose. */
+const STOP_TIMEOUT_MS = 15_000;
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface SpawnOptions {
+  /** Its environment besides PATH and the address it listens on (HOST, PORT, PUBLIC_BASE_URL), which it may override. */
+  env: Record<string, string>;
+  /** Appends its stdout and stderr to this file, as in production; without it, both are kept in memory. */
+  logFile?: string;
+}
+
+/** A Node.js process started by {@link spawnNode}, listening (once it is up) on a port of its own. */
+export interface NodeProcess {
+  /** Named in errors: "the service", "the reference server". */
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  /** `performance.now()` at spawn, where its start-up times count from. */
+  startedAt: number;
+  /** Its stdout so far when kept in memory; empty when it goes to a log file. */
+  stdout: () => string;
+  /** Its stderr so far when kept in memory; empty when it goes to a log file. */
+  stderr: () => string;
+  /** The last lines of its output, from the log file or from memory, for error messages. */
+  outputTail: () => string;
+  /** How it exited, once it has. */
+  exit?: Exit;
+  exited: Promise<Exit>;
+}
+
+// A log file rather than a pipe for a process under load: an undrained pipe blocks the child, and a drained one
+// costs this process CPU.
+/** Runs `node main` on a free port of 127.0.0.1 with exactly `env` besides PATH, HOST, PORT and PUBLIC_BASE_URL. */
+export async function spawnNode(name: string, main: string, { env, logFile }: SpawnOptions): Promise<NodeProcess> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  let log: number | undefined;
+  if (logFile) {
+    appendFileSync(logFile, `--- ${new Date().toISOString()} ${name} starting at ${origin}\n`);
+    log = openSync(logFile, 'a');
+  }
+  const stdio: StdioOptions = log === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', log, log];
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `${origin}/v1`, ...env },
+    stdio,
+  });
+  if (log !== undefined) closeSync(log);
+  if (child.pid === undefined) throw new Error(`could not start ${name} (${main})`);
+  let stdout = '';
+  let stderr = '';
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk;
+    output += chunk;
+  });
+  const started: NodeProcess = {
+    name,
+    child,
+    pid: child.pid,
+    origin,
+    startedAt,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    outputTail: () => (logFile ? readFileSync(logFile, 'utf8') : output).split('\n').slice(-20).join('\n'),
+    exited: new Promise(() => undefined),
+  };
+  // 'close' rather than 'exit': the output kept in memory is then complete.
+  started.exited = new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      started.exit = { code, signal };
+      resolve(started.exit);
+    }),
+  );
+  return started;
+}
+
+/** Milliseconds from spawn until `path` answers 200; throws with the end of its output if it exits first or takes 60 s. */
+export async function waitFor200(target: NodeProcess, path: string, headers: Record<string, string> = {}): Promise<number> {
+  const url = `${target.origin}${path}`;
+  while (performance.now() - target.startedAt < WAIT_TIMEOUT_MS && isRunning(target)) {
+    if ((await statusOf(url, headers)) === 200) return performance.now() - target.startedAt;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const state = isRunning(target) ? 'still running' : `exited with ${JSON.stringify(await target.exited)}`;
+  throw new Error(`${target.name} did not answer 200 at ${url} (${state}). Its output ends:\n${target.outputTail()}`);
+}
+
+/** SIGTERM, as an orchestrator stops it, then SIGKILL if it is still running after 15 s; resolves to how it exited. */
+export async function stopNode(target: NodeProcess): Promise<Exit> {
+  if (!isRunning(target)) return target.exited;
+  target.child.kill('SIGTERM');
+  const timer = setTimeout(() => target.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  const exit = await target.exited;
+  clearTimeout(timer);
+  return exit;
+}
+
+/** SIGKILL: no shutdown hook runs. Resolves once it is gone; false if it had already exited by itself. */
+export async function killNode(target: NodeProcess): Promise<boolean> {
+  const running = isRunning(target);
+  if (running) target.child.kill('SIGKILL');
+  await target.exited;
+  return running;
+}
+
+const isRunning = ({ child }: NodeProcess) => child.exitCode === null && child.signalCode === null;
+
+// node:http rather than fetch: undici loads lazily on first use, which would be counted in the start-up time.
+function statusOf(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, { headers, agent: false, timeout: 2_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
