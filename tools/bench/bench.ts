@@ -21,6 +21,7 @@ const USAGE = `npm run bench -- [options]
   --connections N     concurrent connections of wrk's one thread (default 50)
   --pets N            pets seeded (default 10000)
   --database D        the service on sqlite, postgres or both (default both); the reference is always SQLite
+  --workloads W       some of list, read, create, comma-separated (default all three)
   --postgres-url URL  an existing database on the server to create the run's database on
                       (default TEST_POSTGRES_URL, else postgres://<user>@127.0.0.1:5432/test)
   --log-level L       the service's LOG_LEVEL (default info, its production default)
@@ -42,6 +43,8 @@ interface Options {
   connections: number;
   pets: number;
   databases: DatabaseKind[];
+  /** The comparison's workloads to run. */
+  workloads: Workload[];
   postgresUrl: string;
   logLevel: string;
   nodeOptions?: string;
@@ -68,7 +71,7 @@ function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
-      pets: { type: 'string' }, database: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
+      pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
       'node-options': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
@@ -87,6 +90,9 @@ function parseOptions(): Options {
   const database = values.database ?? (mode === 'large' ? 'sqlite' : 'both');
   if (!['sqlite', 'postgres', 'both'].includes(database)) throw new Error(`--database must be sqlite, postgres or both, not ${database}`);
   if (mode === 'large' && database !== 'sqlite') throw new Error('--large runs the service on SQLite only');
+  const keys = (values.workloads ?? 'list,read,create').split(',');
+  const workloads = WORKLOADS.filter((workload) => workload.key !== undefined && keys.includes(workload.key));
+  if (workloads.length !== keys.length) throw new Error(`--workloads takes list, read or create, comma-separated, not ${values.workloads}`);
   return {
     mode,
     rounds: integer(values.rounds, smoke ? 1 : 3, 'rounds'),
@@ -95,6 +101,7 @@ function parseOptions(): Options {
     connections: integer(values.connections, 50, 'connections'),
     pets: integer(values.pets, smoke ? 1_000 : 10_000, 'pets'),
     databases: database === 'both' ? ['sqlite', 'postgres'] : [database as DatabaseKind],
+    workloads,
     postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
     logLevel: values['log-level'] ?? 'info',
     nodeOptions: values['node-options'],
@@ -182,7 +189,7 @@ async function compare(options: Options, dir: string) {
     }
     if (postgres) servers.postgres = await startService({ ...service, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
     const pets = Object.fromEntries(Object.keys(servers).map((name) => [name, options.pets]));
-    result = await alternate(options, WORKLOADS, servers, pets);
+    result = await alternate(options, options.workloads, servers, pets);
     // VmHWM: the peak over each process's whole life, start-up included; read before it exits.
     for (const [name, server] of Object.entries(servers)) peakRssMb[name] = residentMb(server.pid, 'VmHWM');
   } finally {
@@ -190,7 +197,7 @@ async function compare(options: Options, dir: string) {
     if (postgres && options.keep) process.stderr.write(`PostgreSQL database kept: ${postgres.name}\n`);
     else await postgres?.drop();
   }
-  for (const workload of WORKLOADS) {
+  for (const workload of options.workloads) {
     const runsOf = (server: string) => measured(result.runs, workload.name, server);
     const rss = result.peakRss[workload.name];
     const serverRow = (name: string) => {

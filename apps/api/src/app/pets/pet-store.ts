@@ -1,6 +1,9 @@
 import type { NewPet, Pet, PetStatus } from '@petstore/contract';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';
 
+/** A new pet as the stores write it: with the interface's default status filled in. */
+export type PetToCreate = NewPet & { status: PetStatus };
+
 /** One page of `pets`, ordered by id. */
 export interface PetPageQuery {
   status?: PetStatus;
@@ -27,13 +30,13 @@ export abstract class PetStore {
   abstract findById(id: number): Promise<Pet | undefined>;
 
   /** Resolves once the pet is committed and synced. */
-  abstract insert(pet: Required<NewPet>): Promise<Pet>;
+  abstract insert(pet: PetToCreate): Promise<Pet>;
 
   /**
    * Inserts the pet and its key in one transaction, unless the key answered a create within 24 hours or another
    * create with it is still running. The decision is the database's, so it holds across instances and processes.
    */
-  abstract insertIdempotently(pet: Required<NewPet>, claim: IdempotencyClaim): Promise<IdempotentInsert>;
+  abstract insertIdempotently(pet: PetToCreate, claim: IdempotencyClaim): Promise<IdempotentInsert>;
 
   /** Forgets idempotency keys created at or before `before` (epoch ms). */
   abstract purgeIdempotencyKeys(before: number): Promise<void>;

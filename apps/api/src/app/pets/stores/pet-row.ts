@@ -1,4 +1,5 @@
-import type { NewPet, Pet, PetStatus } from '@petstore/contract';
+import type { Pet, PetStatus } from '@petstore/contract';
+import type { PetToCreate } from '../pet-store';
 import { toSafeInteger } from '../../database/safe-integer';
 
 /** The columns of `pets` as the stores select them, named as the contract names them. */
@@ -8,7 +9,7 @@ export const PET_COLUMNS = 'id, name, category_id AS "categoryId", status';
 export const PET_INSERT_COLUMNS = ['name', 'category_id', 'status'] as const;
 
 /** A new pet's values for PET_INSERT_COLUMNS. */
-export const petValues = (pet: Required<NewPet>): unknown[] => [pet.name, pet.categoryId, pet.status];
+export const petValues = (pet: PetToCreate): unknown[] => [pet.name, pet.categoryId, pet.status];
 
 /** A row as selected with PET_COLUMNS; PostgreSQL gives 64-bit columns as strings. */
 export interface PetRow {

@@ -1,9 +1,9 @@
-import type { NewPet, Pet } from '@petstore/contract';
+import type { Pet } from '@petstore/contract';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DatabaseConnection } from '../../database/database-connection';
 import { toSafeInteger } from '../../database/safe-integer';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
-import { type IdempotentInsert, type PetPageQuery, PetStore } from '../pet-store';
+import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet-store';
 import { PET_COLUMNS, PET_INSERT_COLUMNS, type PetRow, petValues, toPet } from './pet-row';
 import { PetLookups } from './pet-lookups';
 
@@ -57,11 +57,11 @@ export class PostgresPetStore extends PetStore {
     return this.lookups.findById(id);
   }
 
-  insert(pet: Required<NewPet>): Promise<Pet> {
+  insert(pet: PetToCreate): Promise<Pet> {
     return this.database.run(() => insertPet(this.dataSource.manager, pet));
   }
 
-  insertIdempotently(pet: Required<NewPet>, claim: IdempotencyClaim): Promise<IdempotentInsert> {
+  insertIdempotently(pet: PetToCreate, claim: IdempotencyClaim): Promise<IdempotentInsert> {
     return this.database.run(() =>
       this.dataSource.transaction(async (manager): Promise<IdempotentInsert> => {
         // Keys are visible ASCII, so a newline keeps holder and key apart.
@@ -86,7 +86,7 @@ export class PostgresPetStore extends PetStore {
   }
 }
 
-async function insertPet(manager: EntityManager, pet: Required<NewPet>): Promise<Pet> {
+async function insertPet(manager: EntityManager, pet: PetToCreate): Promise<Pet> {
   const [{ id }] = (await manager.query(SQL.insert, petValues(pet))) as Array<{ id: string }>;
   return toPet({ ...pet, id });
 }

@@ -1,8 +1,8 @@
-import type { NewPet, Pet } from '@petstore/contract';
+import type { Pet } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
 import { GroupCommit } from '../group-commit';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
-import type { IdempotentInsert } from '../pet-store';
+import type { IdempotentInsert, PetToCreate } from '../pet-store';
 import { PET_INSERT_COLUMNS, petValues } from './pet-row';
 
 /** Runs one statement on the connection that writes; an INSERT resolves to the rowid of its last row. */
@@ -10,7 +10,7 @@ export type SqliteStatement = (sql: string, parameters: unknown[]) => Promise<un
 
 /** A create waiting for its commit, with the Idempotency-Key it claims if it has one. */
 export interface PendingCreate {
-  pet: Required<NewPet>;
+  pet: PetToCreate;
   claim?: IdempotencyClaim;
 }
 
@@ -54,14 +54,14 @@ export class SqliteCreates {
   constructor(private readonly statement: SqliteStatement) {}
 
   /** Resolves once the pet is committed and synced. */
-  async create(pet: Required<NewPet>): Promise<Pet> {
+  async create(pet: PetToCreate): Promise<Pet> {
     const result = await this.groupCommit.add({ pet });
     if (result.outcome !== 'created') throw new Error(`a create without an Idempotency-Key was answered ${result.outcome}`);
     return result.pet;
   }
 
   /** Creates the pet and stores its key, unless the key answered a create within 24 hours or is in use. */
-  createIdempotently(pet: Required<NewPet>, claim: IdempotencyClaim): Promise<IdempotentInsert> {
+  createIdempotently(pet: PetToCreate, claim: IdempotencyClaim): Promise<IdempotentInsert> {
     // A repeat of a create this process is committing right now gets the 409 that a create still running is due,
     // rather than a replay once the commit is done. Correctness does not rest on it: the batch decides in its transaction.
     if (this.committing.has(claimId(claim))) return Promise.resolve({ outcome: 'in_use' });

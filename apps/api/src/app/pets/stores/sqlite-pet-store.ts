@@ -1,10 +1,10 @@
-import type { NewPet, Pet } from '@petstore/contract';
+import type { Pet } from '@petstore/contract';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConnection } from '../../database/database-connection';
 import type { SqliteConfig } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key';
-import { type IdempotentInsert, type PetPageQuery, PetStore } from '../pet-store';
+import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet-store';
 import { PET_COLUMNS, type PetRow, toPet } from './pet-row';
 import { PetLookups } from './pet-lookups';
 import { SqliteCreates } from './sqlite-creates';
@@ -54,11 +54,11 @@ export class SqlitePetStore extends PetStore {
     return this.lookups.findById(id);
   }
 
-  insert(pet: Required<NewPet>): Promise<Pet> {
+  insert(pet: PetToCreate): Promise<Pet> {
     return this.database.run(() => this.creates.create(pet));
   }
 
-  insertIdempotently(pet: Required<NewPet>, claim: IdempotencyClaim): Promise<IdempotentInsert> {
+  insertIdempotently(pet: PetToCreate, claim: IdempotencyClaim): Promise<IdempotentInsert> {
     return this.database.run(() => this.creates.createIdempotently(pet, claim));
   }
 
