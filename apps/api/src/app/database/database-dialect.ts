@@ -6,8 +6,6 @@ import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
  * (data-source-options.ts).
  */
 export abstract class DatabaseDialect {
-  abstract readonly kind: 'sqlite' | 'postgres';
-
   /** TypeORM's settings; the schema always comes from the migrations. */
   abstract options(): Promise<DataSourceOptions>;
 

@@ -10,8 +10,6 @@ const MIGRATION_LOCK = 7_253_001;
 
 /** A PostgreSQL server, which several instances of the service may share. */
 export class PostgresDialect extends DatabaseDialect {
-  readonly kind = 'postgres';
-
   constructor(private readonly config: PostgresConfig) {
     super();
   }

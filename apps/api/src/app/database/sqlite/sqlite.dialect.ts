@@ -12,8 +12,6 @@ const WAL_RETRY_MS = 10;
 
 /** An embedded file in WAL mode, which any number of processes may share. */
 export class SqliteDialect extends DatabaseDialect {
-  readonly kind = 'sqlite';
-
   constructor(readonly config: SqliteConfig) {
     super();
   }
