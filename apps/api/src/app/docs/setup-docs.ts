@@ -8,7 +8,10 @@ import { buildOpenApiDocument } from './openapi-document';
 /** Where Swagger UI is served (its files and the OpenAPI document below it), without the leading slash. */
 export const DOCS_PATH = 'docs';
 
-const isDocsRoute = ({ url }: RouteOptions) => url === `/${DOCS_PATH}` || url.startsWith(`/${DOCS_PATH}/`);
+/** A path (or URL, query included) of Swagger UI or the document below it. */
+export const DOCS_URL = new RegExp(`^/${DOCS_PATH}(?:[/?]|$)`);
+
+const isDocsRoute = ({ url }: RouteOptions) => DOCS_URL.test(url);
 
 /**
  * Declares every route of Swagger UI (the page, its files, the OpenAPI document) public. SwaggerModule registers

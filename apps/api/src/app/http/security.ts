@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '../config/app-config';
-import { DOCS_PATH } from '../docs/setup-docs';
+import { DOCS_URL } from '../docs/setup-docs';
 import { declareRouteRules } from './route-rules';
 
 /** Request headers a browser may send cross-origin: the key, the body's type, and the ones the API reads. */
@@ -39,9 +39,6 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
   helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
   return headers;
 }
-
-/** Swagger UI, its files and the OpenAPI document: the only pages this service serves. */
-const DOCS_URL = new RegExp(`^/${DOCS_PATH}(?:[/?]|$)`);
 
 /**
  * Security headers on every response (helmet) and, when `CORS_ORIGINS` lists origins, CORS for exactly those.

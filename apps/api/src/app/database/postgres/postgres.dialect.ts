@@ -1,7 +1,7 @@
 import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
-import { ENTITIES, MIGRATIONS } from '../schema';
+import { SCHEMA_OPTIONS } from '../schema';
 
 type PostgresConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
 
@@ -20,10 +20,7 @@ export class PostgresDialect extends DatabaseDialect {
       type: 'postgres',
       driver: (await import('pg')).default,
       url: this.config.url,
-      entities: ENTITIES,
-      migrations: MIGRATIONS,
-      migrationsRun: false,
-      synchronize: false,
+      ...SCHEMA_OPTIONS,
       poolSize: this.config.poolSize,
       connectTimeoutMS: this.config.connectTimeoutMs,
       applicationName: 'petstore',

@@ -1,7 +1,7 @@
 import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
-import { ENTITIES, MIGRATIONS } from '../schema';
+import { SCHEMA_OPTIONS } from '../schema';
 
 export type SqliteConfig = Extract<DatabaseConfig, { type: 'sqlite' }>;
 
@@ -25,10 +25,7 @@ export class SqliteDialect extends DatabaseDialect {
       type: 'sqlite',
       driver: quietSqlite3,
       database: this.config.path,
-      entities: ENTITIES,
-      migrations: MIGRATIONS,
-      migrationsRun: false,
-      synchronize: false,
+      ...SCHEMA_OPTIONS,
       // WAL is switched on by ensureDurability, which asks again when processes starting together on a new file ask
       // at once and SQLite refuses one of them without waiting; TypeORM's switch would fail the start.
       enableWAL: false,
