@@ -5,7 +5,8 @@ import { PetStatus } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
-import { type PendingCreate, SqliteCreates, type SqliteStatement, writeBatch } from './sqlite-creates';
+import type { PendingCreate } from './batched-creates';
+import { type SqliteStatement, writeSqliteBatch } from './sqlite-creates';
 
 const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
 const claim = (key: string, fingerprint = `fp-${key}`, createdAt = Date.now()): IdempotencyClaim => ({ holder: 'env:a', key, fingerprint, createdAt });
@@ -37,10 +38,10 @@ describe('SQLite creates', () => {
     dataSource.query('SELECT idempotency_key AS "key", pet_id AS "petId", created_at AS "createdAt" FROM idempotency_keys ORDER BY idempotency_key');
   const storedPets = (dataSource: DataSource) => dataSource.query('SELECT id, name FROM pets ORDER BY id');
 
-  describe('writeBatch', () => {
+  describe(writeSqliteBatch.name, () => {
     it('creates the first of two creates with one key and answers the second as in use', async () => {
       const { dataSource, statement } = await connect();
-      const results = await writeBatch(statement, [{ pet: pet('First'), claim: claim('k') }, { pet: pet('Second'), claim: claim('k') }]);
+      const results = await writeSqliteBatch(statement, [{ pet: pet('First'), claim: claim('k') }, { pet: pet('Second'), claim: claim('k') }]);
       expect(results).toEqual([{ outcome: 'created', pet: { ...pet('First'), id: 1 } }, { outcome: 'in_use' }]);
       expect(await storedPets(dataSource)).toEqual([{ id: 1, name: 'First' }]);
       expect(await storedClaims(dataSource)).toEqual([{ key: 'k', petId: 1, createdAt: expect.any(Number) }]);
@@ -48,8 +49,8 @@ describe('SQLite creates', () => {
 
     it('answers a stored key from the table without inserting, for every create of the batch that sends it', async () => {
       const { dataSource, statement } = await connect();
-      await writeBatch(statement, [{ pet: pet('Original'), claim: claim('k', 'fp-original') }]);
-      const results = await writeBatch(statement, [
+      await writeSqliteBatch(statement, [{ pet: pet('Original'), claim: claim('k', 'fp-original') }]);
+      const results = await writeSqliteBatch(statement, [
         { pet: pet('Retry'), claim: claim('k', 'fp-retry') },
         { pet: pet('New'), claim: claim('n') },
         { pet: pet('Again'), claim: claim('k', 'fp-again') },
@@ -65,8 +66,8 @@ describe('SQLite creates', () => {
     it('creates anew for a key stored more than 24 hours before, and replaces its claim', async () => {
       const { dataSource, statement } = await connect();
       const now = Date.now();
-      await writeBatch(statement, [{ pet: pet('Old'), claim: claim('k', 'fp', now - IDEMPOTENCY_KEY_TTL_MS) }]);
-      expect(await writeBatch(statement, [{ pet: pet('Renewed'), claim: claim('k', 'fp', now) }])).toEqual([
+      await writeSqliteBatch(statement, [{ pet: pet('Old'), claim: claim('k', 'fp', now - IDEMPOTENCY_KEY_TTL_MS) }]);
+      expect(await writeSqliteBatch(statement, [{ pet: pet('Renewed'), claim: claim('k', 'fp', now) }])).toEqual([
         { outcome: 'created', pet: { ...pet('Renewed'), id: 2 } },
       ]);
       expect(await storedClaims(dataSource)).toEqual([{ key: 'k', petId: 2, createdAt: now }]);
@@ -74,8 +75,8 @@ describe('SQLite creates', () => {
 
     it('gives creates with and without keys consecutive ids in their order, each key the id of its own pet', async () => {
       const { dataSource, statement } = await connect();
-      await writeBatch(statement, [{ pet: pet('Seed') }]);
-      const results = await writeBatch(statement, [{ pet: pet('a'), claim: claim('a') }, { pet: pet('b') }, { pet: pet('c'), claim: claim('c') }]);
+      await writeSqliteBatch(statement, [{ pet: pet('Seed') }]);
+      const results = await writeSqliteBatch(statement, [{ pet: pet('a'), claim: claim('a') }, { pet: pet('b') }, { pet: pet('c'), claim: claim('c') }]);
       expect(results.map((result) => result.outcome === 'created' && result.pet)).toEqual([
         { ...pet('a'), id: 2 },
         { ...pet('b'), id: 3 },
@@ -90,17 +91,17 @@ describe('SQLite creates', () => {
     it('stores nothing of a batch that fails, and leaves no transaction open', async () => {
       const { dataSource, statement } = await connect();
       const invalid = { ...pet('Invalid'), status: 'lost' as PetStatus };
-      await expect(writeBatch(statement, [{ pet: pet('Valid'), claim: claim('v') }, { pet: invalid, claim: claim('i') }])).rejects.toThrow(/CHECK/);
+      await expect(writeSqliteBatch(statement, [{ pet: pet('Valid'), claim: claim('v') }, { pet: invalid, claim: claim('i') }])).rejects.toThrow(/CHECK/);
       expect(await storedPets(dataSource)).toEqual([]);
       expect(await storedClaims(dataSource)).toEqual([]);
-      expect(await writeBatch(statement, [{ pet: pet('Valid'), claim: claim('v') }])).toMatchObject([{ outcome: 'created' }]);
+      expect(await writeSqliteBatch(statement, [{ pet: pet('Valid'), claim: claim('v') }])).toMatchObject([{ outcome: 'created' }]);
     });
 
     it('creates one pet per key when connections to one file write the same keys at once', async () => {
       const writers = await Promise.all([connect(), connect(), connect()]);
       const batches = (round: number): PendingCreate[] => Array.from({ length: 20 }, (_, i) => ({ pet: pet(`${round}-${i}`), claim: claim(`${round}-${i}`) }));
       for (let round = 0; round < 5; round++) {
-        const answers = await Promise.all(writers.map(({ statement }) => writeBatch(statement, batches(round))));
+        const answers = await Promise.all(writers.map(({ statement }) => writeSqliteBatch(statement, batches(round))));
         for (let i = 0; i < 20; i++) {
           const ids = answers.map((results) => {
             const result = results[i];
@@ -114,31 +115,6 @@ describe('SQLite creates', () => {
       const pets = await storedPets(writers[0].dataSource);
       expect(pets).toHaveLength(100);
       expect(new Set(pets.map((row: { name: string }) => row.name)).size).toBe(100);
-    });
-  });
-
-  describe(SqliteCreates.name, () => {
-    it('answers a create whose key the batch being committed holds as in use at once, and replays it afterwards', async () => {
-      const { statement } = await connect();
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const sut = new SqliteCreates(async (sql, parameters) => {
-        if (sql === 'BEGIN IMMEDIATE') await held;
-        return statement(sql, parameters);
-      });
-      const first = sut.createIdempotently(pet('Slow'), claim('k'));
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      await expect(sut.createIdempotently(pet('Slow'), claim('k'))).resolves.toEqual({ outcome: 'in_use' });
-      release();
-      expect(await first).toEqual({ outcome: 'created', pet: { ...pet('Slow'), id: 1 } });
-      await expect(sut.createIdempotently(pet('Slow'), claim('k'))).resolves.toEqual({ outcome: 'stored', fingerprint: 'fp-k', petId: 1 });
-    });
-
-    it('creates without a key in one statement, and resolves each to its pet', async () => {
-      const { dataSource, statement } = await connect();
-      const sut = new SqliteCreates(statement);
-      const pets = await Promise.all(['a', 'b', 'c'].map((name) => sut.create(pet(name))));
-      expect(pets.map(({ id, name }) => ({ id, name }))).toEqual(await storedPets(dataSource));
     });
   });
 });

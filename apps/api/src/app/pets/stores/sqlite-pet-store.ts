@@ -6,8 +6,9 @@ import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key';
 import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet-store';
 import { PET_COLUMNS, type PetRow, toPet } from './pet-row';
+import { BatchedCreates } from './batched-creates';
 import { PetLookups } from './pet-lookups';
-import { SqliteCreates } from './sqlite-creates';
+import { writeSqliteBatch } from './sqlite-creates';
 
 /** As many as libuv's default thread pool has threads. */
 const READERS = 4;
@@ -22,11 +23,11 @@ const SQL = {
 
 /**
  * Pets in a SQLite file. One connection writes (TypeORM's), and creates that arrive together are committed together
- * (SqliteCreates); reads go to a few read-only connections with prepared statements, which WAL lets run beside the
+ * (BatchedCreates); reads go to a few read-only connections with prepared statements, which WAL lets run beside the
  * writer and each other on the thread pool. Any number of processes may share the file.
  */
 export class SqlitePetStore extends PetStore {
-  private readonly creates: SqliteCreates;
+  private readonly creates: BatchedCreates;
   private readonly lookups: PetLookups;
   private readers?: SqliteReaders;
   private opening?: Promise<SqliteReaders>;
@@ -37,7 +38,7 @@ export class SqlitePetStore extends PetStore {
     private readonly config: SqliteConfig,
   ) {
     super();
-    this.creates = new SqliteCreates((sql, parameters) => dataSource.query(sql, parameters));
+    this.creates = new BatchedCreates((batch) => writeSqliteBatch((sql, parameters) => dataSource.query(sql, parameters), batch));
     this.lookups = new PetLookups(
       (ids) => this.select(SQL.byIds, [JSON.stringify(ids)]),
       ({ status, afterId, take }) => (status === undefined ? this.select(SQL.page, [afterId, take]) : this.select(SQL.pageByStatus, [status, afterId, take])),

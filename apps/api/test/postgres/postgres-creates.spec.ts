@@ -1,0 +1,147 @@
+import { PetStatus } from '@petstore/contract';
+import { DataSource } from 'typeorm';
+import { PostgresDialect } from '../../src/app/database/postgres/postgres.dialect';
+import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../../src/app/pets/idempotency/idempotency-key';
+import type { PendingCreate } from '../../src/app/pets/stores/batched-creates';
+import { writePostgresBatch } from '../../src/app/pets/stores/postgres-creates';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
+const claim = (key: string, fingerprint = `fp-${key}`, createdAt = Date.now()): IdempotencyClaim => ({ holder: 'env:a', key, fingerprint, createdAt });
+
+// The batch writer of PostgresPetStore against a real server: what one transaction per batch stores and answers.
+describe(writePostgresBatch.name, () => {
+  let database: TestDatabase;
+  let connections: DataSource[];
+
+  /** A connection pool of its own, as another instance would have. */
+  async function connect(): Promise<DataSource> {
+    const dialect = new PostgresDialect({ type: 'postgres', url: database.url, poolSize: 4, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000 });
+    const dataSource = await new DataSource(await dialect.options()).initialize();
+    await dialect.migrate(dataSource);
+    connections.push(dataSource);
+    return dataSource;
+  }
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+    connections = [];
+  });
+
+  afterEach(async () => {
+    for (const dataSource of connections) await dataSource.destroy();
+    await database.drop();
+  });
+
+  const storedClaims = async (dataSource: DataSource) =>
+    ((await dataSource.query('SELECT idempotency_key AS "key", pet_id AS "petId", created_at AS "createdAt" FROM idempotency_keys ORDER BY idempotency_key')) as Array<
+      Record<string, string>
+    >).map(({ key, petId, createdAt }) => ({ key, petId: Number(petId), createdAt: Number(createdAt) }));
+  const storedPets = async (dataSource: DataSource) =>
+    ((await dataSource.query('SELECT id, name FROM pets ORDER BY id')) as Array<{ id: string; name: string }>).map(({ id, name }) => ({ id: Number(id), name }));
+
+  it('inserts a batch without keys in one statement, each pet with the id it was stored under, in order', async () => {
+    const dataSource = await connect();
+    const names = Array.from({ length: 50 }, (_, i) => `pet ${i} "quoted", {braced}, back\\slash, ünïcode`);
+    const results = await writePostgresBatch(dataSource, names.map((name) => ({ pet: pet(name) })));
+    const created = results.map((result) => (result.outcome === 'created' ? { id: result.pet.id, name: result.pet.name } : result));
+    expect(created).toEqual(await storedPets(dataSource));
+    expect(created.map(({ name }) => name)).toEqual(names);
+  });
+
+  it('creates the first of two creates with one key and answers the second as in use', async () => {
+    const dataSource = await connect();
+    const results = await writePostgresBatch(dataSource, [{ pet: pet('First'), claim: claim('k') }, { pet: pet('Second'), claim: claim('k') }]);
+    expect(results).toEqual([{ outcome: 'created', pet: { ...pet('First'), id: 1 } }, { outcome: 'in_use' }]);
+    expect(await storedPets(dataSource)).toEqual([{ id: 1, name: 'First' }]);
+    expect(await storedClaims(dataSource)).toEqual([{ key: 'k', petId: 1, createdAt: expect.any(Number) }]);
+  });
+
+  it('answers a stored key from the table without inserting, for every create of the batch that sends it', async () => {
+    const dataSource = await connect();
+    await writePostgresBatch(dataSource, [{ pet: pet('Original'), claim: claim('k', 'fp-original') }]);
+    const results = await writePostgresBatch(dataSource, [
+      { pet: pet('Retry'), claim: claim('k', 'fp-retry') },
+      { pet: pet('New'), claim: claim('n') },
+      { pet: pet('Again'), claim: claim('k', 'fp-again') },
+    ]);
+    expect(results).toEqual([
+      { outcome: 'stored', fingerprint: 'fp-original', petId: 1 },
+      { outcome: 'created', pet: { ...pet('New'), id: 2 } },
+      { outcome: 'stored', fingerprint: 'fp-original', petId: 1 },
+    ]);
+    expect(await storedPets(dataSource)).toEqual([
+      { id: 1, name: 'Original' },
+      { id: 2, name: 'New' },
+    ]);
+  });
+
+  it('creates anew for a key stored more than 24 hours before, and replaces its claim', async () => {
+    const dataSource = await connect();
+    const now = Date.now();
+    await writePostgresBatch(dataSource, [{ pet: pet('Old'), claim: claim('k', 'fp', now - IDEMPOTENCY_KEY_TTL_MS) }]);
+    expect(await writePostgresBatch(dataSource, [{ pet: pet('Renewed'), claim: claim('k', 'fp', now) }])).toEqual([
+      { outcome: 'created', pet: { ...pet('Renewed'), id: 2 } },
+    ]);
+    expect(await storedClaims(dataSource)).toEqual([{ key: 'k', petId: 2, createdAt: now }]);
+  });
+
+  it('gives creates with and without keys increasing ids in their order, each key the id of its own pet', async () => {
+    const dataSource = await connect();
+    const results = await writePostgresBatch(dataSource, [{ pet: pet('a'), claim: claim('a') }, { pet: pet('b') }, { pet: pet('c'), claim: claim('c') }]);
+    expect(results.map((result) => result.outcome === 'created' && { id: result.pet.id, name: result.pet.name })).toEqual(await storedPets(dataSource));
+    const ids = await storedPets(dataSource);
+    expect(ids.map(({ id }) => id)).toEqual([...ids.map(({ id }) => id)].sort((x, y) => x - y));
+    expect((await storedClaims(dataSource)).map(({ key, petId }) => [key, petId])).toEqual([
+      ['a', ids[0].id],
+      ['c', ids[2].id],
+    ]);
+  });
+
+  it('stores nothing of a batch that fails', async () => {
+    const dataSource = await connect();
+    const invalid = { ...pet('Invalid'), status: 'lost' as PetStatus };
+    await expect(writePostgresBatch(dataSource, [{ pet: pet('Valid'), claim: claim('v') }, { pet: invalid, claim: claim('i') }])).rejects.toThrow(/check constraint/);
+    expect(await storedPets(dataSource)).toEqual([]);
+    expect(await storedClaims(dataSource)).toEqual([]);
+    expect(await writePostgresBatch(dataSource, [{ pet: pet('Valid'), claim: claim('v') }])).toMatchObject([{ outcome: 'created' }]);
+  });
+
+  it('answers a key that another transaction holds as in use, without waiting for it', async () => {
+    const dataSource = await connect();
+    const other = dataSource.createQueryRunner();
+    await other.connect();
+    try {
+      await other.startTransaction();
+      await other.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, ['env:a\nk']);
+      expect(await writePostgresBatch(dataSource, [{ pet: pet('Busy'), claim: claim('k') }, { pet: pet('Free'), claim: claim('f') }])).toEqual([
+        { outcome: 'in_use' },
+        { outcome: 'created', pet: { ...pet('Free'), id: 1 } },
+      ]);
+    } finally {
+      await other.rollbackTransaction();
+      await other.release();
+    }
+    expect(await writePostgresBatch(dataSource, [{ pet: pet('Busy'), claim: claim('k') }])).toMatchObject([{ outcome: 'created' }]);
+  });
+
+  it('creates one pet per key when instances write batches with the same keys at once', async () => {
+    const writers = await Promise.all([connect(), connect(), connect()]);
+    const batch = (round: number): PendingCreate[] => Array.from({ length: 20 }, (_, i) => ({ pet: pet(`${round}-${i}`), claim: claim(`${round}-${i}`) }));
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all(writers.map((dataSource) => writePostgresBatch(dataSource, batch(round))));
+      for (let i = 0; i < 20; i++) {
+        // One instance created the pet; each other found its key stored, or still held by the creating transaction.
+        expect(answers.filter((results) => results[i].outcome === 'created')).toHaveLength(1);
+        const ids = answers.flatMap((results) => {
+          const result = results[i];
+          return result.outcome === 'created' ? [result.pet.id] : result.outcome === 'stored' ? [result.petId] : [];
+        });
+        expect(new Set(ids).size).toBe(1);
+      }
+    }
+    const pets = await storedPets(writers[0]);
+    expect(pets).toHaveLength(100);
+    expect(new Set(pets.map(({ name }) => name)).size).toBe(100);
+  });
+});
