@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/app-config';
+import { LineBatches } from './line-batches';
 
 /**
  * Where log lines go by default: stdout, written in batches of about 4 KiB (at least once a second, and on exit)
@@ -8,7 +9,7 @@ import type { LogLevel } from '../config/app-config';
  */
 function stdout(): DestinationStream {
   if (process.stdout.isTTY) return pino.destination({ dest: 1, sync: true });
-  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 });
+  return new LineBatches(pino.destination({ dest: 1, sync: false }));
 }
 
 let stampedAt = Number.NaN;
