@@ -33,6 +33,9 @@ const USAGE = `npm run bench -- [options]
 
 const LARGE_PETS = 1_000_000;
 const LATENCY_TARGET = 1.25;
+/** Issue 15: the service's p99 at most twice the reference's on every workload, and its peak memory. */
+const P99_TARGET = 2;
+const PEAK_RSS_TARGET_MB = 120;
 type DatabaseKind = 'sqlite' | 'postgres';
 
 interface Options {
@@ -161,7 +164,14 @@ const LABELS: Record<string, string> = {
 const COLUMNS = ['', 'requests/s', 'p50 ms', 'p99 ms', 'CPU s/1k req', 'wrk cores', 'peak RSS MB', 'target'];
 const METRICS: [keyof Run, number][] = [['rps', 0], ['p50', 2], ['p99', 2], ['cpuPer1k', 3]];
 
+/** One line of the targets table: what was measured, the bound, and whether it holds. */
+function verdict(label: string, measured: number, comparison: '≥' | '≤', bound: number): string[] {
+  const met = comparison === '≥' ? measured >= bound : measured <= bound;
+  return [label, measured.toFixed(2), `${comparison} ${bound.toFixed(2)}`, met ? 'met' : 'NOT MET'];
+}
+
 async function compare(options: Options, dir: string) {
+  const verdicts: string[][] = [];
   const onSqlite = options.databases.includes('sqlite');
   const onPostgres = options.databases.includes('postgres');
   const template = await migratedTemplate(dir);
@@ -214,9 +224,19 @@ async function compare(options: Options, dir: string) {
       return [label, ...METRICS.map(([key]) => cell(key)), '', ratio(rss[a], rss[b]), target];
     };
     const rows = Object.keys(servers).map(serverRow);
-    if (onSqlite) rows.push(ratioRow('service/reference', 'sqlite', 'reference', `req/s ≥ ${workload.target?.toFixed(2)}, p99 ≤ 2.00`));
-    if (onSqlite && onPostgres) rows.push(ratioRow('postgres/sqlite', 'postgres', 'sqlite', ''));
+    const target = workload.target;
+    if (onSqlite) rows.push(ratioRow('service/reference', 'sqlite', 'reference', `req/s ≥ ${target?.overReference.toFixed(2)}, p99 ≤ ${P99_TARGET.toFixed(2)}`));
+    if (onSqlite && onPostgres) rows.push(ratioRow('postgres/sqlite', 'postgres', 'sqlite', `req/s ≥ ${target?.postgresOverSqlite.toFixed(2)}`));
     const notes: string[] = [];
+    const medianRatio = (a: string, b: string, key: keyof Run) => spread(runsOf(a).map((r, i) => (r[key] as number) / (runsOf(b)[i][key] as number))).median;
+    if (onSqlite && target) {
+      verdicts.push(verdict(`${workload.name}: service/reference requests/s`, medianRatio('sqlite', 'reference', 'rps'), '≥', target.overReference));
+      verdicts.push(verdict(`${workload.name}: service/reference p99`, medianRatio('sqlite', 'reference', 'p99'), '≤', P99_TARGET));
+    }
+    if (onSqlite && onPostgres && target) {
+      verdicts.push(verdict(`${workload.name}: postgres/sqlite requests/s`, medianRatio('postgres', 'sqlite', 'rps'), '≥', target.postgresOverSqlite));
+      verdicts.push(verdict(`${workload.name}: postgres/reference p99`, medianRatio('postgres', 'reference', 'p99'), '≤', P99_TARGET));
+    }
     if (servers.ceiling) {
       const median = (pick: (r: Run) => number) => spread(runsOf('ceiling').map(pick)).median;
       notes.push(
@@ -233,7 +253,11 @@ async function compare(options: Options, dir: string) {
   process.stdout.write(`\n${table(['server', 'start-up ms', 'ready ms', 'peak RSS MB (VmHWM)'], Object.entries(servers).map(([name, s]) => [
     LABELS[name], s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
   ]))}\n`);
-  return { ...result, startup: startupOf(servers), peakRssMb };
+  for (const name of ['sqlite', 'postgres'].filter((n) => servers[n])) verdicts.push(verdict(`${LABELS[name]}: peak RSS MB`, peakRssMb[name], '≤', PEAK_RSS_TARGET_MB));
+  if (options.mode === 'compare') {
+    process.stdout.write(`\ntargets (issue 15; medians over the rounds, compare with --rounds 3 or more on a quiet machine)\n${table(['', 'measured', 'target', ''], verdicts)}\n`);
+  }
+  return { ...result, startup: startupOf(servers), peakRssMb, targets: verdicts };
 }
 
 async function large(options: Options, dir: string) {

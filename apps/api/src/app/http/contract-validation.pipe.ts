@@ -1,6 +1,6 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import { validateSync, type ValidationError } from 'class-validator';
 import { validationFailed } from '../errors/api.exception';
 
 const WHERE = { body: ['Invalid request body', 'field'], query: ['Invalid query parameters', 'query parameter'] } as const;
@@ -32,14 +32,15 @@ export function describeUnknown(type: 'body' | 'query', keys: readonly string[])
   return `${prefix}: ${keys.map((key) => unknownProperty(key, noun)).join('; ')}.`;
 }
 
-async function validated(value: object, type: 'body' | 'query', metatype: new () => object): Promise<object> {
+function validated(value: object, type: 'body' | 'query', metatype: new () => object): object {
   const [prefix, noun] = WHERE[type];
   const keys = Object.keys(value);
   const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
   // class-transformer drops, without a word, every key the instance inherits (`__proto__`, `constructor`,
   // `toString`, `hasOwnProperty`...), which would hide them from the unknown-property check.
   const skipped = keys.filter((key) => !Object.hasOwn(instance, key));
-  const errors = await validate(instance, {
+  // The contract's constraints are all synchronous: validate() would only add a promise per property and one per check.
+  const errors = validateSync(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
     // transform() has refused non-objects already, which is all this would add.
