@@ -26,6 +26,9 @@ const USAGE = `npm run bench -- [options]
                       (default TEST_POSTGRES_URL, else postgres://<user>@127.0.0.1:5432/test)
   --log-level L       the service's LOG_LEVEL (default info, its production default)
   --node-options S    the service's NODE_OPTIONS (default: package.json config.node_options, as npm start)
+  --variant-node-options S
+                      also run the service on SQLite with NODE_OPTIONS S, alternated with the others, and print it
+                      against the default one: V8 flags compared within one run, on the same machine moment
   --large             the service on SQLite, status-filtered list at 10,000 vs 1,000,000 pets, instead of the comparison
   --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
@@ -51,6 +54,8 @@ interface Options {
   postgresUrl: string;
   logLevel: string;
   nodeOptions?: string;
+  /** A second SQLite service with these NODE_OPTIONS, compared with the first. */
+  variantNodeOptions?: string;
   out: string;
   keep: boolean;
 }
@@ -75,7 +80,7 @@ function parseOptions(): Options {
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
-      'node-options': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -93,6 +98,9 @@ function parseOptions(): Options {
   const database = values.database ?? (mode === 'large' ? 'sqlite' : 'both');
   if (!['sqlite', 'postgres', 'both'].includes(database)) throw new Error(`--database must be sqlite, postgres or both, not ${database}`);
   if (mode === 'large' && database !== 'sqlite') throw new Error('--large runs the service on SQLite only');
+  if (values['variant-node-options'] !== undefined && (mode !== 'compare' || database === 'postgres')) {
+    throw new Error('--variant-node-options compares two services on SQLite: it needs the comparison with --database sqlite or both');
+  }
   const keys = (values.workloads ?? 'list,read,create').split(',');
   const workloads = WORKLOADS.filter((workload) => workload.key !== undefined && keys.includes(workload.key));
   if (workloads.length !== keys.length) throw new Error(`--workloads takes list, read or create, comma-separated, not ${values.workloads}`);
@@ -108,6 +116,7 @@ function parseOptions(): Options {
     postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
     logLevel: values['log-level'] ?? 'info',
     nodeOptions: values['node-options'],
+    variantNodeOptions: values['variant-node-options'],
     out: resolve(values.out ?? `tmp/bench/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     keep: values.keep ?? false,
   };
@@ -160,6 +169,7 @@ const LABELS: Record<string, string> = {
   reference: 'reference (SQLite)',
   sqlite: 'service (SQLite)',
   postgres: 'service (PostgreSQL)',
+  variant: 'service (SQLite, variant)',
 };
 const COLUMNS = ['', 'requests/s', 'p50 ms', 'p99 ms', 'CPU s/1k req', 'wrk cores', 'peak RSS MB', 'target'];
 const METRICS: [keyof Run, number][] = [['rps', 0], ['p50', 2], ['p99', 2], ['cpuPer1k', 3]];
@@ -197,6 +207,13 @@ async function compare(options: Options, dir: string) {
       copyFileSync(referenceDb, file);
       servers.sqlite = await startService({ ...service, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-sqlite.log') });
     }
+    if (options.variantNodeOptions !== undefined) {
+      const file = join(dir, 'variant.sqlite');
+      copyFileSync(referenceDb, file);
+      servers.variant = await startService({
+        ...service, nodeOptions: options.variantNodeOptions, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-variant.log'),
+      });
+    }
     if (postgres) servers.postgres = await startService({ ...service, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
     const pets = Object.fromEntries(Object.keys(servers).map((name) => [name, options.pets]));
     result = await alternate(options, options.workloads, servers, pets);
@@ -227,6 +244,10 @@ async function compare(options: Options, dir: string) {
     const target = workload.target;
     if (onSqlite) rows.push(ratioRow('service/reference', 'sqlite', 'reference', `req/s ≥ ${target?.overReference.toFixed(2)}, p99 ≤ ${P99_TARGET.toFixed(2)}`));
     if (onSqlite && onPostgres) rows.push(ratioRow('postgres/sqlite', 'postgres', 'sqlite', `req/s ≥ ${target?.postgresOverSqlite.toFixed(2)}`));
+    if (servers.variant) {
+      rows.push(ratioRow('variant/reference', 'variant', 'reference', ''));
+      rows.push(ratioRow('variant/sqlite', 'variant', 'sqlite', ''));
+    }
     const notes: string[] = [];
     const medianRatio = (a: string, b: string, key: keyof Run) => spread(runsOf(a).map((r, i) => (r[key] as number) / (runsOf(b)[i][key] as number))).median;
     if (onSqlite && target) {
@@ -314,7 +335,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${options.mode}: ${options.mode === 'large' ? `${options.pets} vs ${LARGE_PETS}` : options.pets} pets, ${options.rounds} round(s) × ${options.duration} s, ` +
       `service on ${options.databases.join(' and ')}, ${wrk} -t1 -c${options.connections}, service LOG_LEVEL=${options.logLevel}` +
-      `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}; node ${process.version}, ${cpus().length} CPUs\n`,
+      `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}` +
+      `${options.variantNodeOptions !== undefined ? `; variant: NODE_OPTIONS=${options.variantNodeOptions}` : ''}; node ${process.version}, ${cpus().length} CPUs\n`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   try {
