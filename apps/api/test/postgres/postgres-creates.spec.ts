@@ -1,13 +1,9 @@
-import { PetStatus } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { PostgresDialect } from '../../src/app/database/postgres/postgres.dialect';
-import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../../src/app/pets/idempotency/idempotency-key';
 import type { PendingCreate } from '../../src/app/pets/stores/batched-creates';
 import { writePostgresBatch } from '../../src/app/pets/stores/postgres-creates';
+import { claimOf as claim, itKeepsTheBatchRules, newPet as pet } from '../support/batch-writer-contract';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-
-const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
-const claim = (key: string, fingerprint = `fp-${key}`, createdAt = Date.now()): IdempotencyClaim => ({ holder: 'env:a', key, fingerprint, createdAt });
 
 // The batch writer of PostgresPetStore against a real server: what one transaction per batch stores and answers.
 describe(writePostgresBatch.name, () => {
@@ -49,42 +45,10 @@ describe(writePostgresBatch.name, () => {
     expect(created.map((pet) => pet?.name)).toEqual(names);
   });
 
-  it('creates the first of two creates with one key and answers the second as in use', async () => {
+  itKeepsTheBatchRules(async () => {
     const dataSource = await connect();
-    const results = await writePostgresBatch(dataSource, [{ pet: pet('First'), claim: claim('k') }, { pet: pet('Second'), claim: claim('k') }]);
-    expect(results).toEqual([{ outcome: 'created', pet: { ...pet('First'), id: 1 } }, { outcome: 'in_use' }]);
-    expect(await storedPets(dataSource)).toEqual([{ id: 1, name: 'First' }]);
-    expect(await storedClaims(dataSource)).toEqual([{ key: 'k', petId: 1, createdAt: expect.any(Number) }]);
-  });
-
-  it('answers a stored key from the table without inserting, for every create of the batch that sends it', async () => {
-    const dataSource = await connect();
-    await writePostgresBatch(dataSource, [{ pet: pet('Original'), claim: claim('k', 'fp-original') }]);
-    const results = await writePostgresBatch(dataSource, [
-      { pet: pet('Retry'), claim: claim('k', 'fp-retry') },
-      { pet: pet('New'), claim: claim('n') },
-      { pet: pet('Again'), claim: claim('k', 'fp-again') },
-    ]);
-    expect(results).toEqual([
-      { outcome: 'stored', fingerprint: 'fp-original', petId: 1 },
-      { outcome: 'created', pet: { ...pet('New'), id: 2 } },
-      { outcome: 'stored', fingerprint: 'fp-original', petId: 1 },
-    ]);
-    expect(await storedPets(dataSource)).toEqual([
-      { id: 1, name: 'Original' },
-      { id: 2, name: 'New' },
-    ]);
-  });
-
-  it('creates anew for a key stored more than 24 hours before, and replaces its claim', async () => {
-    const dataSource = await connect();
-    const now = Date.now();
-    await writePostgresBatch(dataSource, [{ pet: pet('Old'), claim: claim('k', 'fp', now - IDEMPOTENCY_KEY_TTL_MS) }]);
-    expect(await writePostgresBatch(dataSource, [{ pet: pet('Renewed'), claim: claim('k', 'fp', now) }])).toEqual([
-      { outcome: 'created', pet: { ...pet('Renewed'), id: 2 } },
-    ]);
-    expect(await storedClaims(dataSource)).toEqual([{ key: 'k', petId: 2, createdAt: now }]);
-  });
+    return { write: (batch) => writePostgresBatch(dataSource, batch), storedPets: () => storedPets(dataSource), storedClaims: () => storedClaims(dataSource) };
+  }, /check constraint/);
 
   it('gives creates with and without keys increasing ids in their order, each key the id of its own pet', async () => {
     const dataSource = await connect();
@@ -96,15 +60,6 @@ describe(writePostgresBatch.name, () => {
       ['a', ids[0].id],
       ['c', ids[2].id],
     ]);
-  });
-
-  it('stores nothing of a batch that fails', async () => {
-    const dataSource = await connect();
-    const invalid = { ...pet('Invalid'), status: 'lost' as PetStatus };
-    await expect(writePostgresBatch(dataSource, [{ pet: pet('Valid'), claim: claim('v') }, { pet: invalid, claim: claim('i') }])).rejects.toThrow(/check constraint/);
-    expect(await storedPets(dataSource)).toEqual([]);
-    expect(await storedClaims(dataSource)).toEqual([]);
-    expect(await writePostgresBatch(dataSource, [{ pet: pet('Valid'), claim: claim('v') }])).toMatchObject([{ outcome: 'created' }]);
   });
 
   it('answers a key that another transaction holds as in use, without waiting for it', async () => {

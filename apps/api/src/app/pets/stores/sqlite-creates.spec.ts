@@ -1,15 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PetStatus } from '@petstore/contract';
 import { DataSource } from 'typeorm';
+import { claimOf as claim, itKeepsTheBatchRules, newPet as pet } from '../../../../test/support/batch-writer-contract';
 import { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
-import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
 import type { PendingCreate } from './batched-creates';
 import { type SqliteStatement, writeSqliteBatch } from './sqlite-creates';
-
-const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
-const claim = (key: string, fingerprint = `fp-${key}`, createdAt = Date.now()): IdempotencyClaim => ({ holder: 'env:a', key, fingerprint, createdAt });
 
 describe('SQLite creates', () => {
   let dir: string;
@@ -39,39 +35,10 @@ describe('SQLite creates', () => {
   const storedPets = (dataSource: DataSource) => dataSource.query('SELECT id, name FROM pets ORDER BY id');
 
   describe(writeSqliteBatch.name, () => {
-    it('creates the first of two creates with one key and answers the second as in use', async () => {
+    itKeepsTheBatchRules(async () => {
       const { dataSource, statement } = await connect();
-      const results = await writeSqliteBatch(statement, [{ pet: pet('First'), claim: claim('k') }, { pet: pet('Second'), claim: claim('k') }]);
-      expect(results).toEqual([{ outcome: 'created', pet: { ...pet('First'), id: 1 } }, { outcome: 'in_use' }]);
-      expect(await storedPets(dataSource)).toEqual([{ id: 1, name: 'First' }]);
-      expect(await storedClaims(dataSource)).toEqual([{ key: 'k', petId: 1, createdAt: expect.any(Number) }]);
-    });
-
-    it('answers a stored key from the table without inserting, for every create of the batch that sends it', async () => {
-      const { dataSource, statement } = await connect();
-      await writeSqliteBatch(statement, [{ pet: pet('Original'), claim: claim('k', 'fp-original') }]);
-      const results = await writeSqliteBatch(statement, [
-        { pet: pet('Retry'), claim: claim('k', 'fp-retry') },
-        { pet: pet('New'), claim: claim('n') },
-        { pet: pet('Again'), claim: claim('k', 'fp-again') },
-      ]);
-      expect(results).toEqual([
-        { outcome: 'stored', fingerprint: 'fp-original', petId: 1 },
-        { outcome: 'created', pet: { ...pet('New'), id: 2 } },
-        { outcome: 'stored', fingerprint: 'fp-original', petId: 1 },
-      ]);
-      expect(await storedPets(dataSource)).toEqual([{ id: 1, name: 'Original' }, { id: 2, name: 'New' }]);
-    });
-
-    it('creates anew for a key stored more than 24 hours before, and replaces its claim', async () => {
-      const { dataSource, statement } = await connect();
-      const now = Date.now();
-      await writeSqliteBatch(statement, [{ pet: pet('Old'), claim: claim('k', 'fp', now - IDEMPOTENCY_KEY_TTL_MS) }]);
-      expect(await writeSqliteBatch(statement, [{ pet: pet('Renewed'), claim: claim('k', 'fp', now) }])).toEqual([
-        { outcome: 'created', pet: { ...pet('Renewed'), id: 2 } },
-      ]);
-      expect(await storedClaims(dataSource)).toEqual([{ key: 'k', petId: 2, createdAt: now }]);
-    });
+      return { write: (batch) => writeSqliteBatch(statement, batch), storedPets: () => storedPets(dataSource), storedClaims: () => storedClaims(dataSource) };
+    }, /CHECK/);
 
     it('gives creates with and without keys consecutive ids in their order, each key the id of its own pet', async () => {
       const { dataSource, statement } = await connect();
@@ -86,15 +53,6 @@ describe('SQLite creates', () => {
         ['a', 2],
         ['c', 4],
       ]);
-    });
-
-    it('stores nothing of a batch that fails, and leaves no transaction open', async () => {
-      const { dataSource, statement } = await connect();
-      const invalid = { ...pet('Invalid'), status: 'lost' as PetStatus };
-      await expect(writeSqliteBatch(statement, [{ pet: pet('Valid'), claim: claim('v') }, { pet: invalid, claim: claim('i') }])).rejects.toThrow(/CHECK/);
-      expect(await storedPets(dataSource)).toEqual([]);
-      expect(await storedClaims(dataSource)).toEqual([]);
-      expect(await writeSqliteBatch(statement, [{ pet: pet('Valid'), claim: claim('v') }])).toMatchObject([{ outcome: 'created' }]);
     });
 
     it('creates one pet per key when connections to one file write the same keys at once', async () => {

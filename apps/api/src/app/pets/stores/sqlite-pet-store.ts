@@ -3,11 +3,10 @@ import type { DataSource } from 'typeorm';
 import type { DatabaseConnection } from '../../database/database-connection';
 import type { SqliteConfig } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
-import type { IdempotencyClaim } from '../idempotency/idempotency-key';
-import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet-store';
+import type { IdempotentInsert, PetPageQuery } from '../pet-store';
+import type { PendingCreate } from './batched-creates';
+import { BatchingPetStore } from './batching-pet-store';
 import { toPet } from './pet-row';
-import { BatchedCreates } from './batched-creates';
-import { PetLookups } from './pet-lookups';
 import { writeSqliteBatch } from './sqlite-creates';
 
 /** As many as libuv's default thread pool has threads. */
@@ -31,58 +30,44 @@ interface PetsAsJson {
 }
 
 /**
- * Pets in a SQLite file. One connection writes (TypeORM's), and creates that arrive together are committed together
- * (BatchedCreates); reads go to a few read-only connections with prepared statements, which WAL lets run beside the
+ * Pets in a SQLite file. One connection writes (TypeORM's), a batch of creates in one transaction and one fsync
+ * (sqlite-creates.ts); reads go to a few read-only connections with prepared statements, which WAL lets run beside the
  * writer and each other on the thread pool. Any number of processes may share the file.
  */
-export class SqlitePetStore extends PetStore {
-  private readonly creates: BatchedCreates;
-  private readonly lookups: PetLookups;
+export class SqlitePetStore extends BatchingPetStore {
   private readers?: SqliteReaders;
   private opening?: Promise<SqliteReaders>;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly database: DatabaseConnection,
+    database: DatabaseConnection,
     private readonly config: SqliteConfig,
   ) {
-    super();
-    this.creates = new BatchedCreates((batch) => writeSqliteBatch((sql, parameters) => dataSource.query(sql, parameters), batch));
-    this.lookups = new PetLookups(
-      (ids) => this.select(SQL.byIds, [JSON.stringify(ids)]),
-      ({ status, afterId, take }) => (status === undefined ? this.select(SQL.page, [afterId, take]) : this.select(SQL.pageByStatus, [status, afterId, take])),
-    );
+    super(database);
     // The last connection to the file to close checkpoints the WAL and removes it, which a read-only one cannot do.
     database.beforeClose(async () => (await this.opening)?.close());
   }
 
-  findPage(query: PetPageQuery): Promise<Pet[]> {
-    return this.lookups.findPage(query);
+  protected selectByIds(ids: number[]): Promise<Pet[]> {
+    return this.select(SQL.byIds, [JSON.stringify(ids)]);
   }
 
-  findById(id: number): Promise<Pet | undefined> {
-    return this.lookups.findById(id);
+  protected selectPage({ status, afterId, take }: PetPageQuery): Promise<Pet[]> {
+    return status === undefined ? this.select(SQL.page, [afterId, take]) : this.select(SQL.pageByStatus, [status, afterId, take]);
   }
 
-  insert(pet: PetToCreate): Promise<Pet> {
-    return this.database.run(() => this.creates.create(pet));
+  protected writeBatch(batch: PendingCreate[]): Promise<IdempotentInsert[]> {
+    return writeSqliteBatch((sql, parameters) => this.dataSource.query(sql, parameters), batch);
   }
 
-  insertIdempotently(pet: PetToCreate, claim: IdempotencyClaim): Promise<IdempotentInsert> {
-    return this.database.run(() => this.creates.createIdempotently(pet, claim));
+  protected deleteIdempotencyKeys(before: number): Promise<unknown> {
+    return this.dataSource.query(SQL.purgeClaims, [before]);
   }
 
-  async purgeIdempotencyKeys(before: number): Promise<void> {
-    await this.database.run(() => this.dataSource.query(SQL.purgeClaims, [before]));
-  }
-
-  /** One lookup of a batch: 503 when the database cannot serve it. */
-  private select(sql: string, parameters: unknown[]): Promise<Pet[]> {
-    return this.database.run(async () => {
-      const readers = this.readers ?? (await this.openReaders());
-      const [{ pets }] = readers ? await readers.all<PetsAsJson>(sql, parameters) : ((await this.dataSource.query(sql, parameters)) as PetsAsJson[]);
-      return (JSON.parse(pets) as Array<[number, string, number, PetStatus]>).map(([id, name, categoryId, status]) => toPet({ id, name, categoryId, status }));
-    });
+  private async select(sql: string, parameters: unknown[]): Promise<Pet[]> {
+    const readers = this.readers ?? (await this.openReaders());
+    const [{ pets }] = readers ? await readers.all<PetsAsJson>(sql, parameters) : ((await this.dataSource.query(sql, parameters)) as PetsAsJson[]);
+    return (JSON.parse(pets) as Array<[number, string, number, PetStatus]>).map(([id, name, categoryId, status]) => toPet({ id, name, categoryId, status }));
   }
 
   /** Opened on the first read, which comes after the file was created and migrated; none for an in-memory database. */

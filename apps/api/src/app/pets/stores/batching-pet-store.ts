@@ -1,0 +1,54 @@
+import type { Pet } from '@petstore/contract';
+import type { DatabaseConnection } from '../../database/database-connection';
+import type { IdempotencyClaim } from '../idempotency/idempotency-key';
+import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet-store';
+import { BatchedCreates, type PendingCreate } from './batched-creates';
+import { PetLookups } from './pet-lookups';
+
+/**
+ * What both stores share: reads batched (PetLookups), creates committed in batches (BatchedCreates), and every
+ * operation run through the DatabaseConnection, so that a database that cannot serve is a 503. Each database says
+ * only how it selects, writes a batch and forgets old keys.
+ */
+export abstract class BatchingPetStore extends PetStore {
+  private readonly lookups = new PetLookups(
+    (ids) => this.database.run(() => this.selectByIds(ids)),
+    (query) => this.database.run(() => this.selectPage(query)),
+  );
+  private readonly creates = new BatchedCreates((batch) => this.writeBatch(batch));
+
+  protected constructor(protected readonly database: DatabaseConnection) {
+    super();
+  }
+
+  findPage(query: PetPageQuery): Promise<Pet[]> {
+    return this.lookups.findPage(query);
+  }
+
+  findById(id: number): Promise<Pet | undefined> {
+    return this.lookups.findById(id);
+  }
+
+  insert(pet: PetToCreate): Promise<Pet> {
+    return this.database.run(() => this.creates.create(pet));
+  }
+
+  insertIdempotently(pet: PetToCreate, claim: IdempotencyClaim): Promise<IdempotentInsert> {
+    return this.database.run(() => this.creates.createIdempotently(pet, claim));
+  }
+
+  async purgeIdempotencyKeys(before: number): Promise<void> {
+    await this.database.run(() => this.deleteIdempotencyKeys(before));
+  }
+
+  /** The pets with these ids that exist, in any order: one statement for the whole batch. */
+  protected abstract selectByIds(ids: number[]): Promise<Pet[]>;
+
+  protected abstract selectPage(query: PetPageQuery): Promise<Pet[]>;
+
+  /** Writes a batch in one transaction; see BatchedCreates. */
+  protected abstract writeBatch(batch: PendingCreate[]): Promise<IdempotentInsert[]>;
+
+  /** Deletes the idempotency keys created at or before `before` (epoch ms). */
+  protected abstract deleteIdempotencyKeys(before: number): Promise<unknown>;
+}
