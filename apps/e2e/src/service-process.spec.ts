@@ -37,7 +37,7 @@ describe('the service process', () => {
     // --ignore-scripts skips prestart's build (done before this suite); `start` itself still runs.
     const npm = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
       cwd: WORKSPACE,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${file}` },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), METRICS_PORT: String(await freePort()), HOST: '127.0.0.1', API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${file}` },
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 import { type NodeProcess, type SpawnOptions, spawnNode, stopNode, waitFor200 } from './node-process';
 
 const WORKSPACE = join(__dirname, '../../..');
@@ -16,8 +17,9 @@ export function serviceBuild(): string {
 
 /** Runs the built service with `env` (rate limits off unless it sets them) and returns at once, before it listens. */
 export async function spawnService(options: SpawnOptions): Promise<NodeProcess> {
-  // Rate limits off: tests and measurements send many requests a second from one address.
-  const env = { RATE_LIMIT_RPS: '0', RATE_LIMIT_AUTH_FAILURES: '0', ...options.env };
+  // Rate limits off: tests and measurements send many requests a second from one address. Metrics on, as in
+  // production, on a port of its own so that several services can run side by side.
+  const env = { RATE_LIMIT_RPS: '0', RATE_LIMIT_AUTH_FAILURES: '0', METRICS_PORT: String(await freePort()), ...options.env };
   return spawnNode('the service', builtMain(), { ...options, env });
 }
 

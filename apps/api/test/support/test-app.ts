@@ -59,6 +59,8 @@ export async function startApp({ env = {}, database, port: listenPort = 0, modul
     NODE_ENV: 'test',
     RATE_LIMIT_RPS: '0',
     RATE_LIMIT_AUTH_FAILURES: '0',
+    // Off unless a test asks for it: test files run side by side, and 9464 is one port.
+    METRICS_PORT: '0',
     ...env,
   });
   let output = '';

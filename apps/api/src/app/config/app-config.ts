@@ -86,6 +86,8 @@ const envSchema = databaseSchema
     REDIS_URL: optional(z.string().trim().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS).default('info')),
     NODE_ENV: optional(z.enum(['development', 'production', 'test']).default('development')),
+    METRICS_PORT: optional(integer(0, 65535).default(9464)),
+    METRICS_HOST: optional(z.string().trim().default('127.0.0.1')),
   })
   .refine((env) => env.NODE_ENV !== 'production' || env.API_KEYS.length > 0, {
     path: ['API_KEYS'],
@@ -123,6 +125,10 @@ export interface AppConfig {
   /** Origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
   logLevel: LogLevel;
+  /** The Prometheus listener, apart from the API's; absent when METRICS_PORT=0. */
+  metrics?: { port: number; host: string };
+  /** OpenTelemetry's standard variables ask for traces (see {@link tracingRequested}). */
+  tracing: boolean;
 }
 
 /** Raised with every problem found, so that an operator fixes the environment in one go. */
@@ -170,5 +176,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisUrl: e.REDIS_URL,
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
+    metrics: e.METRICS_PORT === 0 ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    tracing: tracingRequested(env),
   };
+}
+
+/**
+ * Whether OpenTelemetry's standard variables ask for traces: an OTLP endpoint, or a traces exporter other than
+ * `none`. The SDK reads and checks the variables themselves; without them no tracing code is loaded.
+ */
+export function tracingRequested(env: Env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (exporter) return exporter !== 'none';
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }

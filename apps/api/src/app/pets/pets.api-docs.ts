@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import { API_PREFIX, CURSOR_LENGTH, GET_PET_SUNSET, IDEMPOTENCY_KEY_LENGTH, LIST_LIMIT, MAX_ID } from '@petstore/contract';
 import { BASE_URL_MAX_LENGTH } from '../config/app-config';
@@ -12,6 +12,7 @@ import {
   TOO_MANY_REQUESTS_HEADERS,
   UNAUTHORIZED_HEADERS,
 } from '../docs/response-headers';
+import { DocumentedOperation } from '../observability/operation';
 import { GET_PET_HEADERS } from './get-pet.headers';
 
 // OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.
@@ -59,7 +60,7 @@ const NEXT_LINK_MAX_LENGTH =
 export const ListPetsDocs = () => {
   const answers = responses({});
   return applyDecorators(
-    ApiOperation({
+    DocumentedOperation({
       operationId: 'listPets',
       summary: 'List animals',
       description:
@@ -86,7 +87,7 @@ export const ListPetsDocs = () => {
 export const CreatePetDocs = () => {
   const answers = responses({});
   return applyDecorators(
-    ApiOperation({
+    DocumentedOperation({
       operationId: 'createPet',
       summary: 'Add an animal',
       description:
@@ -137,7 +138,7 @@ export const CreatePetDocs = () => {
 export const GetPetDocs = () => {
   const answers = responses(deprecationHeaders);
   return applyDecorators(
-    ApiOperation({
+    DocumentedOperation({
       operationId: 'getPet',
       summary: 'Get an animal (deprecated)',
       deprecated: true,
