@@ -1,4 +1,4 @@
-import { BASE_URL_MAX_LENGTH, ConfigError, loadConfig } from './app-config';
+import { BASE_URL_MAX_LENGTH, ConfigError, loadConfig, tracingRequested } from './app-config';
 
 describe(loadConfig.name, () => {
   const KEY = 'pk_unit_key_0123456789';
@@ -18,6 +18,8 @@ describe(loadConfig.name, () => {
       redisUrl: undefined,
       corsOrigins: [],
       logLevel: 'info',
+      metrics: { port: 9464, host: '127.0.0.1' },
+      tracing: false,
     });
   });
 
@@ -33,8 +35,11 @@ describe(loadConfig.name, () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      METRICS_PORT: '9100',
+      METRICS_HOST: '10.0.0.5',
     });
     expect(config).toMatchObject({
+      metrics: { port: 9100, host: '10.0.0.5' },
       port: 8080,
       host: '127.0.0.1',
       database: { type: 'sqlite', path: '/var/lib/petstore/pets.sqlite' },
@@ -120,5 +125,23 @@ describe(loadConfig.name, () => {
       expect((error as Error).message).toContain('API_KEYS');
       expect((error as Error).message).not.toContain('tooshort');
     }
+  });
+
+  it('turns the metrics listener off with METRICS_PORT=0, and refuses a port out of range', () => {
+    expect(loadConfig({ API_KEYS: KEY, METRICS_PORT: '0' }).metrics).toBeUndefined();
+    expect(() => loadConfig({ API_KEYS: KEY, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
+
+  it.each([
+    [{}, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, true],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }, true],
+    [{ OTEL_TRACES_EXPORTER: 'otlp' }, true],
+    [{ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, false],
+    [{ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, false],
+    [{ OTEL_SERVICE_NAME: 'petstore' }, false],
+  ])('traces only when OpenTelemetry variables ask for it: %j → %s', (otel, expected) => {
+    expect(tracingRequested(otel)).toBe(expected);
+    expect(loadConfig({ API_KEYS: KEY, ...otel }).tracing).toBe(expected);
   });
 });
