@@ -8,7 +8,8 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT'
 /** The series of one route and method: made once, then shared by its requests. */
 interface RouteSeries {
   labels: { http_request_method: string; http_route: string; operation: string };
-  active: { inc(): void; dec(): void };
+  /** Requests in flight: a plain number, read when Prometheus scrapes (prom-client's labelled inc and dec hash the labels each time). */
+  active: number;
   durations: Map<number, { observe(seconds: number): void }>;
 }
 
@@ -23,6 +24,8 @@ export const routeTemplate = (url: string | undefined): string => (url ?? '').re
  */
 export function useHttpMetrics(fastify: FastifyInstance, metrics: Metrics): void {
   const byRoute = new WeakMap<object, Map<string, RouteSeries>>();
+  const all: RouteSeries[] = [];
+  metrics.activeRequests = () => all;
 
   const seriesOf = (request: FastifyRequest): RouteSeries => {
     const { config, url } = request.routeOptions;
@@ -32,8 +35,9 @@ export function useHttpMetrics(fastify: FastifyInstance, metrics: Metrics): void
     let series = forRoute.get(method);
     if (!series) {
       const labels = { http_request_method: method, http_route: routeTemplate(url), operation: (config as RouteRules).operation ?? '' };
-      series = { labels, active: metrics.httpActive.labels(labels), durations: new Map() };
+      series = { labels, active: 0, durations: new Map() };
       forRoute.set(method, series);
+      all.push(series);
     }
     return series;
   };
@@ -49,9 +53,9 @@ export function useHttpMetrics(fastify: FastifyInstance, metrics: Metrics): void
 
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const series = seriesOf(request);
-    series.active.inc();
+    series.active += 1;
     reply.raw.once('close', () => {
-      series.active.dec();
+      series.active -= 1;
       durationOf(series, reply.statusCode).observe(reply.elapsedTime / 1000);
     });
     done();

@@ -33,11 +33,18 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
 
   async onApplicationBootstrap(): Promise<void> {
     const { metrics, database, shutdown } = this;
-    metrics.gauge('petstore_database_up', 'Whether the database answers a query now (1) or not (0).', async () => Number(await database.answers()));
-    metrics.gauge('petstore_ready', 'Whether this instance is ready for traffic (1) or not (0), as /health/ready says.', async () =>
-      Number(!shutdown.stopping && (await database.answers())),
-    );
+    // First, so that the pool is read before this scrape's own query takes a connection from it.
     if (this.dialect instanceof PostgresDialect) this.exportPool();
+    // One query per scrape answers both.
+    let answering: { at: number; answers: Promise<boolean> } | undefined;
+    const answers = () => {
+      if (!answering || Date.now() - answering.at > 1_000) answering = { at: Date.now(), answers: database.answers() };
+      return answering.answers;
+    };
+    metrics.gauge('petstore_database_up', 'Whether the database answers a query now (1) or not (0).', async () => Number(await answers()));
+    metrics.gauge('petstore_ready', 'Whether this instance is ready for traffic (1) or not (0), as /health/ready says.', async () =>
+      Number(!shutdown.stopping && (await answers())),
+    );
 
     const target = this.config.get('metrics', { infer: true });
     if (!target) return;

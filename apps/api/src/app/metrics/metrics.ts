@@ -25,12 +25,11 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly httpActive = new Gauge({
-    name: 'http_server_active_requests',
-    help: 'HTTP requests being served now.',
-    labelNames: ['http_request_method', 'http_route', 'operation'] as const,
-    registers: [this.registry],
-  });
+  /**
+   * Requests in flight by series, read when Prometheus scrapes: http-metrics.ts keeps them as plain numbers, since
+   * prom-client's labelled inc and dec validate and hash the labels on every call.
+   */
+  activeRequests: () => Iterable<{ labels: Record<'http_request_method' | 'http_route' | 'operation', string>; active: number }> = () => [];
 
   readonly statementDuration = new Histogram({
     name: 'petstore_db_statement_duration_seconds',
@@ -85,6 +84,16 @@ export class Metrics {
   /** @param process also Node's process metrics (event-loop lag, heap, GC, handles), as the service exports them. */
   constructor({ process = false }: { process?: boolean } = {}) {
     if (process) collectDefaultMetrics({ register: this.registry });
+    const activeRequests = () => this.activeRequests();
+    new Gauge({
+      name: 'http_server_active_requests',
+      help: 'HTTP requests being served now.',
+      labelNames: ['http_request_method', 'http_route', 'operation'],
+      registers: [this.registry],
+      collect() {
+        for (const { labels, active } of activeRequests()) this.set(labels, active);
+      },
+    });
     new Gauge({
       name: 'petstore_build_info',
       help: 'What runs: the API version and the Node.js version (always 1).',
