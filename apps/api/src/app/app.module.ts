@@ -6,6 +6,7 @@ import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PetsModule } from './pets/pets.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
@@ -18,6 +19,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
         LoggingModule.forRoot(logger),
+        MetricsModule,
         DatabaseModule,
         RateLimitModule,
         AuthModule,

@@ -24,6 +24,8 @@ import { useSecurity } from './http/security';
 import { syncHook } from './http/sync-hook';
 import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
 import { createLogger } from './logging/create-logger';
+import { useHttpMetrics } from './metrics/http-metrics';
+import { Metrics } from './metrics/metrics';
 import { RateLimits } from './rate-limit/rate-limits';
 
 /**
@@ -50,6 +52,9 @@ export async function createApp(
 export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
+  const metrics = app.get(Metrics);
+  // The first request hook of all, so that every answer is counted, whichever hook or layer gives it.
+  useHttpMetrics(fastify, metrics);
   recordRoutes(fastify);
   useJsonBodyParser(fastify);
   // Security headers first of the request hooks; it also declares the CORS route public, as below for the docs.
@@ -58,7 +63,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // Each route's own request hooks, decided once from its config as it is registered (so after the declarations
   // above), run after the global hooks below: authentication and the per-key limit unless the route is public, then
   // what the route declares for itself (its headers, 415, query parameters).
-  useBearerAuth(fastify, app.get(ApiKeysService), app.get(RateLimits));
+  useBearerAuth(fastify, app.get(ApiKeysService), app.get(RateLimits), metrics);
   useRouteRules(fastify);
   fastify.addHook('onRequest', syncHook(requestIdHook));
   useRequestBounds(fastify);

@@ -12,6 +12,8 @@ const KEY_CACHE_ENTRIES = 10_000;
 /** last_used_at is written at most this often per key, so that authentication is not a write per request. */
 const TOUCH_EVERY_MS = 60_000;
 
+export type KeyRefusal = 'unknown' | 'revoked' | 'expired';
+
 interface CachedLookup {
   checkedAt: number;
   record: { id: number; expiresAt: number | null; revokedAt: number | null } | null;
@@ -42,15 +44,22 @@ export class ApiKeysService {
 
   /** The holder of the key (`env:…` or `key:<id>`), or undefined when the key is not accepted. */
   async authenticate(presented: string, now = Date.now()): Promise<string | undefined> {
+    const checked = await this.check(presented, now);
+    return 'holder' in checked ? checked.holder : undefined;
+  }
+
+  /** The holder of the key, or why it is refused (for the metrics; a client is told only that it is refused). */
+  async check(presented: string, now = Date.now()): Promise<{ holder: string } | { refused: KeyRefusal }> {
     const digest = hashApiKey(presented);
     let configured: string | undefined;
     for (const known of this.configured) if (timingSafeEqual(known.digest, digest)) configured = known.holder;
-    if (configured !== undefined) return configured;
+    if (configured !== undefined) return { holder: configured };
 
     const { record } = await this.lookup(digest.toString('hex'), now);
-    if (!record || !isActive(record, now)) return undefined;
+    if (!record) return { refused: 'unknown' };
+    if (!isActive(record, now)) return { refused: record.revokedAt !== null ? 'revoked' : 'expired' };
     this.touch(record.id, now);
-    return `key:${record.id}`;
+    return { holder: `key:${record.id}` };
   }
 
   private async lookup(hex: string, now: number): Promise<CachedLookup> {

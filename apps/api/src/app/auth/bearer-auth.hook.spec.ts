@@ -2,13 +2,15 @@ import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastif
 import type { ApiException } from '../errors/api.exception';
 import { declareRouteRules, useRouteRules } from '../http/route-rules';
 import type { RateLimits } from '../rate-limit/rate-limits';
+import { Metrics } from '../metrics/metrics';
 import type { ApiKeysService } from './api-keys.service';
 import { useBearerAuth } from './bearer-auth.hook';
 
 describe(useBearerAuth.name, () => {
   const KEY = { authorization: 'Bearer good-key' };
   let calls: string[];
-  let keys: { authenticate: jest.Mock };
+  let keys: { check: jest.Mock };
+  let metrics: Metrics;
   let limits: { perKeyEnabled: boolean; assertAddressMayAuthenticate: jest.Mock; recordAuthenticationFailure: jest.Mock; consume: jest.Mock };
   let sut: FastifyInstance;
 
@@ -23,10 +25,11 @@ describe(useBearerAuth.name, () => {
 
   beforeEach(() => {
     calls = [];
+    metrics = new Metrics();
     keys = {
-      authenticate: jest.fn(async (token: string) => {
+      check: jest.fn(async (token: string) => {
         calls.push('authenticate');
-        return token === 'good-key' ? 'env:holder' : undefined;
+        return token === 'good-key' ? { holder: 'env:holder' } : { refused: token === 'old-key' ? 'revoked' : 'unknown' };
       }),
     };
     limits = {
@@ -41,7 +44,7 @@ describe(useBearerAuth.name, () => {
   });
   afterEach(() => sut.close());
 
-  const useAuth = (fastify: FastifyInstance) => useBearerAuth(fastify, keys as unknown as ApiKeysService, limits as unknown as RateLimits);
+  const useAuth = (fastify: FastifyInstance) => useBearerAuth(fastify, keys as unknown as ApiKeysService, limits as unknown as RateLimits, metrics);
 
   it('refuses every route without a valid key, wherever it lives, unless its config declares it public', async () => {
     await start((fastify) => {
@@ -95,7 +98,7 @@ describe(useBearerAuth.name, () => {
     });
     expect((await sut.inject({ url: '/v1/nothing' })).statusCode).toBe(404);
     expect((await sut.inject({ method: 'DELETE', url: '/v1/closed' })).statusCode).toBe(404);
-    expect(keys.authenticate).not.toHaveBeenCalled();
+    expect(keys.check).not.toHaveBeenCalled();
   });
 
   it('authenticates the HEAD route Fastify adds for a GET, once per request', async () => {
@@ -122,5 +125,22 @@ describe(useBearerAuth.name, () => {
     });
     expect((await sut.inject({ url: '/plugin/page' })).statusCode).toBe(200);
     expect((await sut.inject({ url: '/other' })).statusCode).toBe(401);
+  });
+
+  it('counts each refusal by its reason, and each 429 by the limit it hit', async () => {
+    limits.consume.mockRejectedValueOnce(new Error('429'));
+    limits.assertAddressMayAuthenticate.mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('429'));
+    await start((fastify) => {
+      useAuth(fastify);
+      fastify.get('/v1/closed', ok);
+    });
+    const send = (authorization?: string) => sut.inject({ url: '/v1/closed', headers: authorization ? { authorization } : {} });
+    await send(KEY.authorization); // spends the per-key budget: 429
+    await send(); // the address's failed authentications: 429
+    for (const authorization of [undefined, 'Basic abc', 'Bearer a b', 'Bearer new-key', 'Bearer old-key']) await send(authorization);
+    const counts = async (name: string) =>
+      Object.fromEntries(((await metrics.registry.getSingleMetric(name)?.get())?.values ?? []).map(({ labels, value }) => [labels.reason, value]));
+    expect(await counts('petstore_auth_failures_total')).toEqual({ missing: 1, malformed: 2, unknown: 1, revoked: 1, expired: 0 });
+    expect(await counts('petstore_rate_limit_refusals_total')).toEqual({ key_rate: 1, auth_failures: 1 });
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { ApiException } from '../errors/api.exception';
 import { asList, type RouteRules } from '../http/route-rules';
 import type { RateLimits } from '../rate-limit/rate-limits';
+import type { Metrics } from '../metrics/metrics';
 import type { ApiKeysService } from './api-keys.service';
 import { bearerToken } from './bearer-token';
 
@@ -26,8 +27,9 @@ export const unauthorized = (headers: Record<string, string> = {}) =>
  * bounds) and before the route's own checks (415). Requests that match no route (404, 405) need no key. Call before
  * routes are registered, and after the rules of plugins' routes are declared.
  */
-export function useBearerAuth(fastify: FastifyInstance, keys: ApiKeysService, limits: RateLimits): void {
-  const hooks = limits.perKeyEnabled ? [bearerAuthHook(keys, limits), rateLimitHook(limits)] : [bearerAuthHook(keys, limits)];
+export function useBearerAuth(fastify: FastifyInstance, keys: ApiKeysService, limits: RateLimits, metrics: Metrics): void {
+  const authenticate = bearerAuthHook(keys, limits, metrics);
+  const hooks = limits.perKeyEnabled ? [authenticate, rateLimitHook(limits, metrics)] : [authenticate];
   fastify.addHook('onRoute', (route) => {
     if ((route.config as RouteRules | undefined)?.public) return;
     route.onRequest = [...hooks, ...asList(route.onRequest)];
@@ -40,13 +42,21 @@ export function useBearerAuth(fastify: FastifyInstance, keys: ApiKeysService, li
  * An address that keeps failing is answered 429 for a while, so that keys cannot be guessed quickly; each 401 tells,
  * in RateLimit fields, how many failures it has left.
  */
-export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits): onRequestHookHandler {
+export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits, metrics: Metrics): onRequestHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    await limits.assertAddressMayAuthenticate(request.ip);
+    try {
+      await limits.assertAddressMayAuthenticate(request.ip);
+    } catch (error) {
+      metrics.rateLimitRefusals.inc({ reason: 'auth_failures' });
+      throw error;
+    }
     const token = bearerToken(request.raw.rawHeaders);
-    const holder = token === undefined ? undefined : await keys.authenticate(token);
-    if (holder === undefined) throw unauthorized(await limits.recordAuthenticationFailure(request.ip));
-    request.apiKeyHolder = holder;
+    const checked = token === undefined ? undefined : await keys.check(token);
+    if (checked === undefined || 'refused' in checked) {
+      metrics.authFailures.inc({ reason: checked?.refused ?? (request.headers.authorization === undefined ? 'missing' : 'malformed') });
+      throw unauthorized(await limits.recordAuthenticationFailure(request.ip));
+    }
+    request.apiKeyHolder = checked.holder;
   };
 }
 
@@ -54,8 +64,13 @@ export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits): onRequ
  * Spends one request of the key's budget; the RateLimit headers go on every authenticated response. It runs only
  * after bearerAuthHook, which names the holder or refuses the request.
  */
-export function rateLimitHook(limits: RateLimits): onRequestHookHandler {
+export function rateLimitHook(limits: RateLimits, metrics: Metrics): onRequestHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.headers(await limits.consume(request.apiKeyHolder as string));
+    try {
+      reply.headers(await limits.consume(request.apiKeyHolder as string));
+    } catch (error) {
+      metrics.rateLimitRefusals.inc({ reason: 'key_rate' });
+      throw error;
+    }
   };
 }

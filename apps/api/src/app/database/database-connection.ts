@@ -57,6 +57,20 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
     this.closeFirst.push(close);
   }
 
+  /** Whether the database answers a trivial query within a second, now (for the metrics; the probe has its own). */
+  async answers(): Promise<boolean> {
+    if (!this.ready) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 1_000)));
+    try {
+      return await Promise.race([this.dataSource.query('SELECT 1').then(() => true), timeout]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Runs a database operation, answering 503 (not 500) when the database cannot serve it. */
   async run<T>(operation: () => Promise<T>): Promise<T> {
     if (!this.ready) throw serviceUnavailable();

@@ -7,5 +7,6 @@ import { ShutdownState } from './shutdown.state';
   imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController],
   providers: [ShutdownState],
+  exports: [ShutdownState],
 })
 export class HealthModule {}

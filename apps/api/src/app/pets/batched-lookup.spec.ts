@@ -25,7 +25,8 @@ describe(BatchedLookup.name, () => {
 
   it('gathers the keys asked for while the slots are busy into one lookup, once each, answering every caller', async () => {
     const { calls, lookup } = controlledLookup();
-    const sut = new BatchedLookup(identity, lookup, 1);
+    const answered: number[] = [];
+    const sut = new BatchedLookup(identity, lookup, 1, (requests) => answered.push(requests));
     const first = sut.load(1);
     const rest = [2, 3, 2, -4].map((key) => sut.load(key));
     expect(calls).toHaveLength(1);
@@ -34,11 +35,13 @@ describe(BatchedLookup.name, () => {
     expect(calls.map((c) => c.keys)).toEqual([[1], [2, 3, -4]]);
     calls[1].finish();
     expect(await Promise.all([first, ...rest])).toEqual(['pet 1', 'pet 2', 'pet 3', 'pet 2', undefined]);
+    // Requests answered per lookup, the duplicate key included.
+    expect(answered).toEqual([1, 4]);
   });
 
   it('never starts more lookups at once than allowed, nor batches larger than the maximum', async () => {
     const { calls, lookup } = controlledLookup();
-    const sut = new BatchedLookup(identity, lookup, 2, 3);
+    const sut = new BatchedLookup(identity, lookup, 2, undefined, 3);
     const answers = Array.from({ length: 9 }, (_, i) => sut.load(i + 1));
     expect(calls.map((c) => c.keys)).toEqual([[1], [2]]);
     calls[0].finish();

@@ -27,6 +27,8 @@ export class BatchedLookup<Q, K, V> {
     private readonly keyOf: (query: Q) => K,
     private readonly lookup: (queries: Q[]) => Promise<Map<K, V>>,
     private readonly maxInFlight: number,
+    /** Told how many requests each lookup answered. */
+    private readonly answered: (requests: number) => void = () => undefined,
     private readonly maxBatch = 200,
   ) {}
 
@@ -66,7 +68,12 @@ export class BatchedLookup<Q, K, V> {
   private async run(batch: Map<K, Pending<Q, V>>): Promise<void> {
     try {
       const found = await this.lookup([...batch.values()].map((pending) => pending.query));
-      for (const [key, { waiters }] of batch) for (const waiter of waiters) waiter.resolve(found.get(key));
+      let requests = 0;
+      for (const [key, { waiters }] of batch) {
+        requests += waiters.length;
+        for (const waiter of waiters) waiter.resolve(found.get(key));
+      }
+      this.answered(requests);
     } catch (error) {
       // Those waiting behind a failed lookup fail with it rather than wait out another (a database that hangs
       // would otherwise hold them for a timeout each time round).

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
 import { DatabaseDialect } from '../database/database-dialect';
 import { SqliteDialect } from '../database/sqlite/sqlite.dialect';
+import { Metrics } from '../metrics/metrics';
 import { IdempotencyKeyPurge } from './idempotency/idempotency-key-purge';
 import { PetStore } from './pet-store';
 import { PetsController } from './pets.controller';
@@ -18,9 +19,11 @@ import { SqlitePetStore } from './stores/sqlite-pet-store';
     {
       // The one choice of store, made once: nothing above it asks which database is in use.
       provide: PetStore,
-      inject: [DataSource, DatabaseConnection, DatabaseDialect],
-      useFactory: (dataSource: DataSource, database: DatabaseConnection, dialect: DatabaseDialect): PetStore =>
-        dialect instanceof SqliteDialect ? new SqlitePetStore(dataSource, database, dialect.config) : new PostgresPetStore(dataSource, database),
+      inject: [DataSource, DatabaseConnection, DatabaseDialect, Metrics],
+      useFactory: (dataSource: DataSource, database: DatabaseConnection, dialect: DatabaseDialect, metrics: Metrics): PetStore =>
+        dialect instanceof SqliteDialect
+          ? new SqlitePetStore(dataSource, database, dialect.config, metrics)
+          : new PostgresPetStore(dataSource, database, metrics),
     },
   ],
 })

@@ -1,5 +1,6 @@
 import { type Pet, PetStatus } from '@petstore/contract';
 import { ApiException } from '../errors/api.exception';
+import { Metrics } from '../metrics/metrics';
 import { decodeCursor } from './pet-cursor';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';
 import type { IdempotentInsert, PetPageQuery, PetStore } from './pet-store';
@@ -44,7 +45,7 @@ describe(PetsService.name, () => {
 
   beforeEach(async () => {
     table = new InMemoryPets();
-    sut = new PetsService(table as unknown as PetStore);
+    sut = new PetsService(table as unknown as PetStore, new Metrics());
   });
 
   describe('createPet', () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LIST_LIMIT, type NewPet, type Pet, PetStatus } from '@petstore/contract';
 import type { ListPetsQueryDto } from '@petstore/contract/dto';
 import { ApiException } from '../errors/api.exception';
+import { Metrics } from '../metrics/metrics';
 import { fingerprintOf, type IdempotencyClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';
 import { PetStore } from './pet-store';
@@ -26,7 +27,10 @@ export interface CreatedPet {
 
 @Injectable()
 export class PetsService {
-  constructor(private readonly store: PetStore) {}
+  constructor(
+    private readonly store: PetStore,
+    private readonly metrics: Metrics,
+  ) {}
 
   async listPets({ limit = LIST_LIMIT.default, status, cursor }: ListPetsQueryDto): Promise<PetPage> {
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
@@ -46,13 +50,18 @@ export class PetsService {
     const claim: IdempotencyClaim = { ...idempotency, fingerprint: fingerprintOf(newPet), createdAt: Date.now() };
     const result = await this.store.insertIdempotently(pet, claim);
     if (result.outcome === 'created') return { pet: result.pet, replayed: false };
-    if (result.outcome === 'in_use') throw keyInUse();
+    if (result.outcome === 'in_use') {
+      this.metrics.idempotencyConflicts.inc({ reason: 'in_use' });
+      throw keyInUse();
+    }
     if (result.fingerprint !== claim.fingerprint) {
+      this.metrics.idempotencyConflicts.inc({ reason: 'reused' });
       throw new ApiException(
         'idempotency_key_reused',
         'Idempotency-Key was already used with a different request body; send a new key to create another pet.',
       );
     }
+    this.metrics.idempotentReplays.inc();
     return { pet: await this.getPet(result.petId), replayed: true };
   }
 

@@ -3,6 +3,7 @@ import type { DatabaseConnection } from '../../database/database-connection';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key';
 import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet-store';
 import { BatchedCreates, type PendingCreate } from './batched-creates';
+import type { Metrics } from '../../metrics/metrics';
 import { PetLookups } from './pet-lookups';
 
 /**
@@ -12,12 +13,20 @@ import { PetLookups } from './pet-lookups';
  */
 export abstract class BatchingPetStore extends PetStore {
   private readonly lookups = new PetLookups(
-    (ids) => this.database.run(() => this.selectByIds(ids)),
-    (query) => this.database.run(() => this.selectPage(query)),
+    (ids) => this.database.run(() => this.metrics.timeStatement('find_by_ids', () => this.selectByIds(ids))),
+    (query) => this.database.run(() => this.metrics.timeStatement('find_page', () => this.selectPage(query))),
+    // Once per lookup, not per request.
+    (lookup, requests) => this.metrics.lookupBatchSize.observe({ lookup }, requests),
   );
-  private readonly creates = new BatchedCreates((batch) => this.writeBatch(batch));
+  private readonly creates = new BatchedCreates((batch) => {
+    this.metrics.groupCommitBatchSize.observe(batch.length);
+    return this.metrics.timeStatement('insert_batch', () => this.writeBatch(batch));
+  });
 
-  protected constructor(protected readonly database: DatabaseConnection) {
+  protected constructor(
+    protected readonly database: DatabaseConnection,
+    private readonly metrics: Metrics,
+  ) {
     super();
   }
 
@@ -38,7 +47,7 @@ export abstract class BatchingPetStore extends PetStore {
   }
 
   async purgeIdempotencyKeys(before: number): Promise<void> {
-    await this.database.run(() => this.deleteIdempotencyKeys(before));
+    await this.database.run(() => this.metrics.timeStatement('purge_idempotency_keys', () => this.deleteIdempotencyKeys(before)));
   }
 
   /** The pets with these ids that exist, in any order: one statement for the whole batch. */

@@ -16,16 +16,23 @@ export class PetLookups {
   /** Requests for the same page that wait together share one query. */
   private readonly pages: BatchedLookup<PetPageQuery, string, Pet[]>;
 
-  constructor(selectByIds: (ids: number[]) => Promise<Pet[]>, selectPage: (query: PetPageQuery) => Promise<Pet[]>) {
+  /** @param answered is told how many requests each lookup of a kind answered. */
+  constructor(
+    selectByIds: (ids: number[]) => Promise<Pet[]>,
+    selectPage: (query: PetPageQuery) => Promise<Pet[]>,
+    answered: (lookup: 'by_id' | 'page', requests: number) => void = () => undefined,
+  ) {
     this.byId = new BatchedLookup(
       (id) => id,
       async (ids) => new Map((await selectByIds(ids)).map((pet) => [pet.id, pet])),
       LOOKUPS_IN_FLIGHT,
+      (requests) => answered('by_id', requests),
     );
     this.pages = new BatchedLookup(
       pageKeyOf,
       async (queries) => new Map(await Promise.all(queries.map(async (query) => [pageKeyOf(query), await selectPage(query)] as const))),
       LOOKUPS_IN_FLIGHT,
+      (requests) => answered('page', requests),
     );
   }
 

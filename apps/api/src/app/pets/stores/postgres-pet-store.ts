@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseConnection } from '../../database/database-connection';
+import type { Metrics } from '../../metrics/metrics';
 import type { IdempotentInsert, PetPageQuery } from '../pet-store';
 import type { PendingCreate } from './batched-creates';
 import { BatchingPetStore } from './batching-pet-store';
@@ -25,8 +26,9 @@ export class PostgresPetStore extends BatchingPetStore {
   constructor(
     private readonly dataSource: DataSource,
     database: DatabaseConnection,
+    metrics: Metrics,
   ) {
-    super(database);
+    super(database, metrics);
   }
 
   protected selectByIds(ids: number[]): Promise<Pet[]> {

@@ -1,6 +1,7 @@
 import type { Pet, PetStatus } from '@petstore/contract';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConnection } from '../../database/database-connection';
+import type { Metrics } from '../../metrics/metrics';
 import type { SqliteConfig } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
 import type { IdempotentInsert, PetPageQuery } from '../pet-store';
@@ -42,8 +43,9 @@ export class SqlitePetStore extends BatchingPetStore {
     private readonly dataSource: DataSource,
     database: DatabaseConnection,
     private readonly config: SqliteConfig,
+    metrics: Metrics,
   ) {
-    super(database);
+    super(database, metrics);
     // The last connection to the file to close checkpoints the WAL and removes it, which a read-only one cannot do.
     database.beforeClose(async () => (await this.opening)?.close());
   }

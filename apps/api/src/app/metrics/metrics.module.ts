@@ -1,0 +1,72 @@
+import { Global, Module, type OnApplicationBootstrap, type OnApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Server } from 'node:http';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { AppConfig } from '../config/app-config';
+import { DatabaseConnection } from '../database/database-connection';
+import { DatabaseDialect } from '../database/database-dialect';
+import { PostgresDialect } from '../database/postgres/postgres.dialect';
+import { HealthModule } from '../health/health.module';
+import { ShutdownState } from '../health/shutdown.state';
+import { listenForScrapes } from './metrics-listener';
+import { Metrics } from './metrics';
+
+/**
+ * The instance's state, read when Prometheus scrapes: whether the database answers, whether the instance is ready
+ * (what /health/ready says), its PostgreSQL pool, and what runs. Then the scrape listener, once the app is built.
+ */
+@Injectable()
+class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Metrics');
+  private server?: Server;
+
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly config: ConfigService<AppConfig, true>,
+    private readonly database: DatabaseConnection,
+    private readonly shutdown: ShutdownState,
+    private readonly dataSource: DataSource,
+    private readonly dialect: DatabaseDialect,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { metrics, database, shutdown } = this;
+    metrics.gauge('petstore_database_up', 'Whether the database answers a query now (1) or not (0).', async () => Number(await database.answers()));
+    metrics.gauge('petstore_ready', 'Whether this instance is ready for traffic (1) or not (0), as /health/ready says.', async () =>
+      Number(!shutdown.stopping && (await database.answers())),
+    );
+    if (this.dialect instanceof PostgresDialect) this.exportPool();
+
+    const target = this.config.get('metrics', { infer: true });
+    if (!target) return;
+    this.server = await listenForScrapes(metrics.registry, target.port, target.host);
+    this.logger.log(`Prometheus metrics at http://${target.host}:${target.port}/metrics`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    if (server) await new Promise((resolve) => server.close(resolve));
+  }
+
+  /** The pool TypeORM made; it exists once the database connected, and is replaced when it reconnects. */
+  private exportPool(): void {
+    const pool = () => (this.dataSource.isInitialized ? ((this.dataSource.driver as PostgresDriver).master as Pool | undefined) : undefined);
+    this.metrics.gauges('petstore_db_pool_connections', 'PostgreSQL connections of this instance, by state; waiting counts requests queued for one.', 'state', () => {
+      const current = pool();
+      return { in_use: current ? current.totalCount - current.idleCount : 0, idle: current?.idleCount ?? 0, waiting: current?.waitingCount ?? 0 };
+    });
+    const size = this.config.get('database', { infer: true }).poolSize;
+    this.metrics.gauge('petstore_db_pool_size', 'The most PostgreSQL connections this instance opens (DATABASE_POOL_SIZE).', () => size);
+  }
+}
+
+/** Prometheus metrics: one registry per app, its own listener (METRICS_PORT, METRICS_HOST), off with METRICS_PORT=0. */
+@Global()
+@Module({
+  imports: [HealthModule],
+  providers: [{ provide: Metrics, useFactory: () => new Metrics({ process: true }) }, MetricsExport],
+  exports: [Metrics],
+})
+export class MetricsModule {}

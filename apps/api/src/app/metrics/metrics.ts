@@ -1,0 +1,133 @@
+import { API_VERSION } from '@petstore/contract';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** OpenTelemetry's advised boundaries for `http.server.request.duration`, in seconds. */
+const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+const STATEMENT_DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const BATCH_SIZE_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+
+export type StoreOperation = 'find_by_ids' | 'find_page' | 'insert_batch' | 'purge_idempotency_keys';
+export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired';
+export type RateLimitReason = 'key_rate' | 'auth_failures';
+
+/**
+ * Every metric of one service instance, on a registry of its own (so that apps in one process, as in the tests,
+ * never share counts). Label values are always from a closed set: routes are templates, never paths or ids.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'Duration of HTTP requests, from their first byte to their last answered byte, by route template and status.',
+    labelNames: ['http_request_method', 'http_route', 'http_response_status_code', 'operation'] as const,
+    buckets: HTTP_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly httpActive = new Gauge({
+    name: 'http_server_active_requests',
+    help: 'HTTP requests being served now.',
+    labelNames: ['http_request_method', 'http_route', 'operation'] as const,
+    registers: [this.registry],
+  });
+
+  readonly statementDuration = new Histogram({
+    name: 'petstore_db_statement_duration_seconds',
+    help: 'Duration of the stores database work, by store operation (one batch of reads or creates is one).',
+    labelNames: ['store_operation'] as const,
+    buckets: STATEMENT_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly groupCommitBatchSize = new Histogram({
+    name: 'petstore_group_commit_batch_size',
+    help: 'Creates committed together in one transaction.',
+    buckets: BATCH_SIZE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly lookupBatchSize = new Histogram({
+    name: 'petstore_lookup_batch_size',
+    help: 'Requests answered by one batched lookup, by kind of lookup.',
+    labelNames: ['lookup'] as const,
+    buckets: BATCH_SIZE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly rateLimitRefusals = new Counter({
+    name: 'petstore_rate_limit_refusals_total',
+    help: 'Requests refused with 429, by the limit they hit.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly authFailures = new Counter({
+    name: 'petstore_auth_failures_total',
+    help: 'Requests refused with 401, by why the key was not accepted.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly idempotentReplays = new Counter({
+    name: 'petstore_idempotent_replays_total',
+    help: 'Creates answered with an earlier create of the same Idempotency-Key.',
+    registers: [this.registry],
+  });
+
+  readonly idempotencyConflicts = new Counter({
+    name: 'petstore_idempotency_conflicts_total',
+    help: 'Creates refused for their Idempotency-Key: in_use (409) or reused with another body (422).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  /** @param process also Node's process metrics (event-loop lag, heap, GC, handles), as the service exports them. */
+  constructor({ process = false }: { process?: boolean } = {}) {
+    if (process) collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'petstore_build_info',
+      help: 'What runs: the API version and the Node.js version (always 1).',
+      labelNames: ['version', 'node_version'],
+      registers: [this.registry],
+    }).set({ version: API_VERSION, node_version: globalThis.process.versions.node }, 1);
+    for (const reason of ['missing', 'malformed', 'unknown', 'revoked', 'expired'] satisfies AuthFailureReason[]) this.authFailures.inc({ reason }, 0);
+    for (const reason of ['key_rate', 'auth_failures'] satisfies RateLimitReason[]) this.rateLimitRefusals.inc({ reason }, 0);
+    for (const reason of ['in_use', 'reused']) this.idempotencyConflicts.inc({ reason }, 0);
+  }
+
+  /** Times one piece of the stores' database work. */
+  async timeStatement<T>(operation: StoreOperation, work: () => Promise<T>): Promise<T> {
+    const end = this.statementDuration.startTimer({ store_operation: operation });
+    try {
+      return await work();
+    } finally {
+      end();
+    }
+  }
+
+  /** A gauge whose value is read when Prometheus scrapes, e.g. from the connection pool. */
+  gauge(name: string, help: string, read: () => number | Promise<number>): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        this.set(await read());
+      },
+    });
+  }
+
+  /** Gauges labelled by one label, read together when Prometheus scrapes. */
+  gauges<L extends string>(name: string, help: string, label: string, read: () => Record<L, number>): void {
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [this.registry],
+      collect() {
+        for (const [value, count] of Object.entries(read())) this.set({ [label]: value }, count as number);
+      },
+    });
+  }
+}
