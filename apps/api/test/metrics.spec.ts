@@ -1,5 +1,6 @@
 import { type AddressInfo, Server } from 'node:net';
 import { Controller, Get, Module } from '@nestjs/common';
+import type { Pet } from '@petstore/contract';
 import { AUTH, freePort, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { TEST_DATABASE } from './support/test-database';
 
@@ -85,7 +86,7 @@ describe('Prometheus metrics', () => {
 
   it('counts every answer by method, route template, status and operation, errors of every layer included', async () => {
     const before = await requestCounts();
-    const created = await (await api('/v1/pets', { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) })).json();
+    const created = (await (await api('/v1/pets', { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) })).json()) as Pet;
     await api(`/v1/pets/${created.id}`, { headers: AUTH });
     await api(`/v1/pets/${created.id}`, { headers: AUTH });
     await api('/v1/pets/999999999', { headers: AUTH }); // 404 from the service
@@ -161,7 +162,7 @@ describe('Prometheus metrics', () => {
       reused: await count('petstore_idempotency_conflicts_total', { reason: 'reused' }),
     };
     const key = { ...JSON_AUTH, 'idempotency-key': `metrics-${Date.now()}` };
-    const created = await (await api('/v1/pets', { method: 'POST', headers: key, body: JSON.stringify({ name: 'Ida', categoryId: 1 }) })).json();
+    const created = (await (await api('/v1/pets', { method: 'POST', headers: key, body: JSON.stringify({ name: 'Ida', categoryId: 1 }) })).json()) as Pet;
     expect((await api('/v1/pets', { method: 'POST', headers: key, body: JSON.stringify({ name: 'Ida', categoryId: 1 }) })).status).toBe(201);
     expect((await api('/v1/pets', { method: 'POST', headers: key, body: JSON.stringify({ name: 'Other', categoryId: 1 }) })).status).toBe(422);
     await Promise.all(Array.from({ length: 5 }, () => api('/v1/pets', { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name: 'Batch', categoryId: 1 }) })));
