@@ -1,0 +1,178 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, type StartedService, startService, stopNode } from '@petstore/testing';
+import { onPath, promtool, query, type RunningPrometheus, type Sample, startPrometheus, stopPrometheus } from './support/prometheus';
+import { TEST_KEY } from './support/test-key';
+
+const DEPLOY = join(__dirname, '../../../deploy/prometheus');
+const RULES = join(DEPLOY, 'petstore.rules.yml');
+
+// CI installs Prometheus, so there a missing binary is a broken runner and must fail rather than skip.
+const installed = onPath('prometheus') && onPath('promtool');
+const runPrometheus = installed || process.env.CI === 'true';
+if (!runPrometheus) console.warn('Skipping the Prometheus tests: prometheus or promtool not on PATH (apt-get install -y prometheus).');
+const describePrometheus = runPrometheus ? describe : describe.skip;
+
+describePrometheus('Prometheus', () => {
+  beforeAll(() => {
+    if (!installed) throw new Error('prometheus or promtool is not on PATH: .ci/run installs it (apt-get install -y prometheus)');
+  });
+
+  describe('deploy/prometheus', () => {
+    it('is a valid configuration that loads the rules (promtool check config)', () => {
+      const run = promtool(DEPLOY, 'check', 'config', 'prometheus.yml');
+      expect(run).toMatchObject({ status: 0, stderr: '' });
+      expect(run.stdout).toContain('SUCCESS: prometheus.yml is valid prometheus config file syntax');
+      expect(run.stdout).toContain('SUCCESS: 1 rule files found');
+    });
+
+    it('holds valid rules (promtool check rules)', () => {
+      const run = promtool(DEPLOY, 'check', 'rules', 'petstore.rules.yml');
+      expect(run).toMatchObject({ status: 0, stderr: '' });
+      expect(run.stdout).toMatch(/SUCCESS: \d+ rules found/);
+    });
+
+    it('fires each alert where its unit tests expect it, and only there (promtool test rules)', () => {
+      const run = promtool(DEPLOY, 'test', 'rules', 'petstore.rules.test.yml');
+      expect(run).toMatchObject({ status: 0, stderr: '' });
+      expect(run.stdout).toContain('SUCCESS');
+    });
+  });
+
+  describe('scraping the built service', () => {
+    let dir: string;
+    let service: StartedService | undefined;
+    let prometheus: RunningPrometheus | undefined;
+
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'petstore-prometheus-'));
+    });
+    afterEach(async () => {
+      if (prometheus) await stopPrometheus(prometheus);
+      if (service) await stopNode(service);
+      prometheus = service = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('counts every answer by operation and status, and the rules evaluate on what it serves', async () => {
+      const metricsPort = await freePort();
+      service = await startService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'petstore.sqlite')}`, METRICS_PORT: String(metricsPort) } });
+      const api = (path: string, init: RequestInit = {}, key: string | null = TEST_KEY) =>
+        fetch(`${service?.origin}/v1${path}`, {
+          ...init,
+          headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' },
+        });
+      const created = await api('/pets', { method: 'POST', body: JSON.stringify({ name: 'Scraped Rex', categoryId: 1 }) });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: number };
+      for (let n = 0; n < 3; n++) expect((await api(`/pets/${id}`)).status).toBe(200);
+      expect((await api('/pets/987654321')).status).toBe(404);
+      expect((await api(`/pets/${id}`, {}, null)).status).toBe(401);
+
+      // Once a second, and the repository's own rules on top, evaluated as often.
+      const config = join(dir, 'prometheus.yml');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
+          rule_files: [RULES],
+          scrape_configs: [{ job_name: 'petstore', static_configs: [{ targets: [`127.0.0.1:${metricsPort}`] }] }],
+        }),
+      );
+      prometheus = await startPrometheus(config, join(dir, 'tsdb'));
+
+      const expected = { 'createPet 201': 1, 'getPet 200': 3, 'getPet 401': 1, 'getPet 404': 1 };
+      const counts = await pollUntil(prometheus, expected, async (p) =>
+        byOperationAndStatus(await query(p, 'sum by (operation, http_response_status_code) (http_server_request_duration_seconds_count)')),
+      );
+      expect(counts).toEqual(expected);
+
+      // Labels are route templates, never a raw path with an id.
+      const routes = await query(prometheus, 'group by (operation, http_request_method, http_route) (http_server_request_duration_seconds_count{operation!=""})');
+      expect(routes.map(({ metric }) => metric).sort((a, b) => a.operation.localeCompare(b.operation))).toEqual([
+        { operation: 'createPet', http_request_method: 'POST', http_route: '/v1/pets' },
+        { operation: 'getPet', http_request_method: 'GET', http_route: '/v1/pets/{petId}' },
+      ]);
+
+      for (const [promql, value] of [
+        ['up{job="petstore"}', 1],
+        ['petstore_ready', 1],
+        ['petstore_database_up', 1],
+        ['petstore_auth_failures_total{reason="missing"}', 1],
+        ['sum(petstore_build_info)', 1],
+      ] as const) {
+        expect({ promql, values: (await query(prometheus, promql)).map((sample) => sample.value) }).toEqual({ promql, values: [value] });
+      }
+
+      // What this sequence on SQLite must have produced (the pool gauges are PostgreSQL's).
+      const names = new Set((await query(prometheus, 'group by (__name__) ({job="petstore"})')).map(({ metric }) => metric.__name__));
+      expect(
+        [
+          'http_server_request_duration_seconds_bucket',
+          'http_server_active_requests',
+          'petstore_db_statement_duration_seconds_bucket',
+          'petstore_group_commit_batch_size_bucket',
+          'petstore_lookup_batch_size_bucket',
+          'petstore_rate_limit_refusals_total',
+          'petstore_idempotent_replays_total',
+          'petstore_idempotency_conflicts_total',
+          'process_cpu_seconds_total',
+          'nodejs_eventloop_lag_seconds',
+          'nodejs_heap_size_used_bytes',
+        ].filter((name) => !names.has(name)),
+      ).toEqual([]);
+
+      // Every recording and alerting rule has run on these series without an error.
+      const rules = await ruleHealth(prometheus);
+      expect(rules.filter((rule) => rule.health !== 'ok')).toEqual([]);
+      expect(await query(prometheus, 'ALERTS')).toEqual([]);
+    }, 60_000);
+  });
+});
+
+/** `{"getPet 200": 3, …}` for the requests of an operation; probes and unknown paths (no operation) are left out. */
+function byOperationAndStatus(samples: Sample[]): Record<string, number> {
+  return Object.fromEntries(
+    samples
+      .filter(({ metric }) => metric.operation)
+      .map(({ metric, value }) => [`${metric.operation} ${metric.http_response_status_code}`, value])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
+}
+
+/**
+ * Reads `read` until it equals `expected` and every rule has been evaluated once, for at most 30 s; returns the last
+ * reading, which the test then compares, so that a timeout shows the difference (and why the target failed, if it did).
+ */
+async function pollUntil(
+  prometheus: RunningPrometheus,
+  expected: Record<string, number>,
+  read: (prometheus: RunningPrometheus) => Promise<Record<string, number>>,
+): Promise<Record<string, number>> {
+  const deadline = Date.now() + 30_000;
+  let last = await read(prometheus);
+  while (Date.now() < deadline) {
+    const evaluated = (await ruleHealth(prometheus)).every((rule) => rule.health !== 'unknown');
+    if (evaluated && JSON.stringify(last) === JSON.stringify(expected)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    last = await read(prometheus);
+  }
+  const targets = (await (await fetch(`${prometheus.origin}/api/v1/targets`)).json()) as {
+    data: { activeTargets: { scrapeUrl: string; health: string; lastError: string }[] };
+  };
+  const states = targets.data.activeTargets.map(({ scrapeUrl, health, lastError }) => ({ scrapeUrl, health, lastError }));
+  console.warn(`Scrape targets after 30 s: ${JSON.stringify(states)}`);
+  return last;
+}
+
+interface RuleHealth {
+  name: string;
+  health: string;
+  lastError?: string;
+}
+
+async function ruleHealth(prometheus: RunningPrometheus): Promise<RuleHealth[]> {
+  const body = (await (await fetch(`${prometheus.origin}/api/v1/rules`)).json()) as { data: { groups: { rules: RuleHealth[] }[] } };
+  return body.data.groups.flatMap((group) => group.rules.map(({ name, health, lastError }) => ({ name, health, lastError })));
+}
