@@ -51,6 +51,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   recordRoutes(fastify);
+  // Loaded only when traced: with tracing off, no hook and no OpenTelemetry module.
+  if (config.tracing) (await import('./observability/tracing/request-spans')).useRequestSpans(fastify);
   useJsonBodyParser(fastify);
   // Security headers first of the request hooks; it also declares the CORS route public, as below for the docs.
   await useSecurity(app, config);
