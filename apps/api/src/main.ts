@@ -1,5 +1,7 @@
 // First: V8 flags that must hold before the service allocates anything.
 import './v8-flags';
+// Second: tracing, when configured, which must start before http, pg and pino are first loaded.
+import { stopTracing } from './tracing';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app/configure-app';
 import { ConfigError, loadConfig } from './app/config/app-config';
@@ -37,6 +39,8 @@ async function bootstrap(): Promise<void> {
     const deadline = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
     app.get(Logger).log(`${signal} received: finishing in-flight requests, then stopping`);
     await app.close();
+    // The last requests' spans, still buffered, are sent before exiting.
+    await stopTracing();
     clearTimeout(deadline);
     process.exit(0);
   };

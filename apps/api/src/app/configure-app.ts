@@ -56,6 +56,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // The first request hook of all, so that every answer is counted, whichever hook or layer gives it.
   useHttpMetrics(fastify, metrics);
   recordRoutes(fastify);
+  // Loaded only when traced: with tracing off, no hook and no OpenTelemetry module.
+  if (config.tracing) (await import('./observability/tracing/request-spans')).useRequestSpans(fastify);
   useJsonBodyParser(fastify);
   // Security headers first of the request hooks; it also declares the CORS route public, as below for the docs.
   await useSecurity(app, config);

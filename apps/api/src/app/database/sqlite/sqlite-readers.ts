@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'sqlite3';
+import { spanned, type StartStatementSpan, statementSpans } from '../../observability/statement-spans';
 
 /**
  * A few read-only connections to the SQLite file, each with its prepared statements. The service's one TypeORM
@@ -9,7 +10,15 @@ export class SqliteReaders {
   private next = 0;
   private readonly prepared = new Map<Database, Map<string, Statement>>();
 
-  private constructor(private readonly connections: Database[]) {}
+  private constructor(
+    private readonly connections: Database[],
+    startSpan: StartStatementSpan | undefined,
+  ) {
+    if (startSpan) {
+      const all = this.all.bind(this);
+      this.all = <T>(sql: string, parameters: unknown[]) => spanned(startSpan(sql), all<T>(sql, parameters));
+    }
+  }
 
   static async open(path: string, count: number, busyTimeoutMs: number): Promise<SqliteReaders> {
     const { default: sqlite3 } = await import('sqlite3');
@@ -23,7 +32,7 @@ export class SqliteReaders {
       ),
     );
     for (const db of connections) db.configure('busyTimeout', busyTimeoutMs);
-    return new SqliteReaders(connections);
+    return new SqliteReaders(connections, statementSpans());
   }
 
   all<T>(sql: string, parameters: unknown[]): Promise<T[]> {

@@ -1,7 +1,9 @@
 import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
+import { statementSpans } from '../../observability/statement-spans';
 import { SCHEMA_OPTIONS } from '../schema';
+import { spannedDatabase } from './spanned-database';
 
 export type SqliteConfig = Extract<DatabaseConfig, { type: 'sqlite' }>;
 
@@ -21,6 +23,9 @@ export class SqliteDialect extends DatabaseDialect {
     // TypeORM switches sqlite3 into verbose mode, which captures a stack trace on every statement, a cost that showed in
     // every request's profile. Errors still carry their SQL through TypeORM's QueryFailedError.
     const quietSqlite3: typeof sqlite3 = Object.assign(Object.create(sqlite3), { verbose: () => quietSqlite3 });
+    // SQLite has no OpenTelemetry instrumentation: when tracing, the statements of this connection are spanned here.
+    const startSpan = statementSpans();
+    if (startSpan) quietSqlite3.Database = spannedDatabase(sqlite3.Database, startSpan);
     return {
       type: 'sqlite',
       driver: quietSqlite3,
