@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { RouteRules } from '../http/route-rules';
+import { routeTemplate } from '../observability/route-template';
 import type { Metrics } from './metrics';
 
 /** Methods named as they are; any other is `_OTHER`, as OpenTelemetry's HTTP conventions say, to keep labels bounded. */
@@ -12,9 +13,6 @@ interface RouteSeries {
   active: number;
   durations: Map<number, { observe(seconds: number): void }>;
 }
-
-/** `/v1/pets/:petId` as OpenAPI and OpenTelemetry write it: `/v1/pets/{petId}`. */
-export const routeTemplate = (url: string | undefined): string => (url ?? '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /**
  * Counts every answer, whichever layer gave it (a hook's 401 or 429, the parser's 413, a 404 or 405 for no route, a
@@ -34,7 +32,7 @@ export function useHttpMetrics(fastify: FastifyInstance, metrics: Metrics): void
     if (!forRoute) byRoute.set(config, (forRoute = new Map()));
     let series = forRoute.get(method);
     if (!series) {
-      const labels = { http_request_method: method, http_route: routeTemplate(url), operation: (config as RouteRules).operation ?? '' };
+      const labels = { http_request_method: method, http_route: url === undefined ? '' : routeTemplate(url), operation: (config as RouteRules).operation ?? '' };
       series = { labels, active: 0, durations: new Map() };
       forRoute.set(method, series);
       all.push(series);
