@@ -29,6 +29,9 @@ const USAGE = `npm run bench -- [options]
   --variant-node-options S
                       also run the service on SQLite with NODE_OPTIONS S, alternated with the others, and print it
                       against the default one: V8 flags compared within one run, on the same machine moment
+  --variant-env K=V[,K=V]
+                      the same, with these variables added to the variant's environment (alone or with
+                      --variant-node-options), e.g. METRICS_PORT=0 to measure what the metrics cost
   --large             the service on SQLite, status-filtered list at 10,000 vs 1,000,000 pets, instead of the comparison
   --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
@@ -54,8 +57,9 @@ interface Options {
   postgresUrl: string;
   logLevel: string;
   nodeOptions?: string;
-  /** A second SQLite service with these NODE_OPTIONS, compared with the first. */
+  /** A second SQLite service with these NODE_OPTIONS and variables, compared with the first. */
   variantNodeOptions?: string;
+  variantEnv?: Record<string, string>;
   out: string;
   keep: boolean;
 }
@@ -80,7 +84,7 @@ function parseOptions(): Options {
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
-      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -98,9 +102,12 @@ function parseOptions(): Options {
   const database = values.database ?? (mode === 'large' ? 'sqlite' : 'both');
   if (!['sqlite', 'postgres', 'both'].includes(database)) throw new Error(`--database must be sqlite, postgres or both, not ${database}`);
   if (mode === 'large' && database !== 'sqlite') throw new Error('--large runs the service on SQLite only');
-  if (values['variant-node-options'] !== undefined && (mode !== 'compare' || database === 'postgres')) {
-    throw new Error('--variant-node-options compares two services on SQLite: it needs the comparison with --database sqlite or both');
+  const variant = values['variant-node-options'] !== undefined || values['variant-env'] !== undefined;
+  if (variant && (mode !== 'compare' || database === 'postgres')) {
+    throw new Error('--variant-node-options and --variant-env compare two services on SQLite: they need the comparison with --database sqlite or both');
   }
+  const variantEnv = values['variant-env']?.split(',').map((pair) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(pair.trim()));
+  if (variantEnv?.some((match) => !match)) throw new Error(`--variant-env takes NAME=value pairs, comma-separated, not ${values['variant-env']}`);
   const keys = (values.workloads ?? 'list,read,create').split(',');
   const workloads = WORKLOADS.filter((workload) => workload.key !== undefined && keys.includes(workload.key));
   if (workloads.length !== keys.length) throw new Error(`--workloads takes list, read or create, comma-separated, not ${values.workloads}`);
@@ -117,6 +124,7 @@ function parseOptions(): Options {
     logLevel: values['log-level'] ?? 'info',
     nodeOptions: values['node-options'],
     variantNodeOptions: values['variant-node-options'],
+    variantEnv: variantEnv && Object.fromEntries(variantEnv.map((match) => [match?.[1], match?.[2]])),
     out: resolve(values.out ?? `tmp/bench/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     keep: values.keep ?? false,
   };
@@ -207,11 +215,15 @@ async function compare(options: Options, dir: string) {
       copyFileSync(referenceDb, file);
       servers.sqlite = await startService({ ...service, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-sqlite.log') });
     }
-    if (options.variantNodeOptions !== undefined) {
+    if (options.variantNodeOptions !== undefined || options.variantEnv !== undefined) {
       const file = join(dir, 'variant.sqlite');
       copyFileSync(referenceDb, file);
       servers.variant = await startService({
-        ...service, nodeOptions: options.variantNodeOptions, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-variant.log'),
+        ...service,
+        nodeOptions: options.variantNodeOptions ?? options.nodeOptions,
+        env: options.variantEnv,
+        databaseUrl: `sqlite:${file}`,
+        logFile: join(dir, 'service-variant.log'),
       });
     }
     if (postgres) servers.postgres = await startService({ ...service, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
@@ -336,7 +348,9 @@ async function main(): Promise<void> {
     `${options.mode}: ${options.mode === 'large' ? `${options.pets} vs ${LARGE_PETS}` : options.pets} pets, ${options.rounds} round(s) × ${options.duration} s, ` +
       `service on ${options.databases.join(' and ')}, ${wrk} -t1 -c${options.connections}, service LOG_LEVEL=${options.logLevel}` +
       `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}` +
-      `${options.variantNodeOptions !== undefined ? `; variant: NODE_OPTIONS=${options.variantNodeOptions}` : ''}; node ${process.version}, ${cpus().length} CPUs\n`,
+      `${options.variantNodeOptions !== undefined ? `; variant: NODE_OPTIONS=${options.variantNodeOptions}` : ''}` +
+      `${options.variantEnv ? `; variant env: ${Object.entries(options.variantEnv).map(([name, value]) => `${name}=${value}`).join(' ')}` : ''}` +
+      `; node ${process.version}, ${cpus().length} CPUs\n`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   try {

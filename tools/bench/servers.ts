@@ -20,12 +20,14 @@ export interface ServiceOptions {
   /** Its LOG_LEVEL, and NODE_OPTIONS instead of those of `npm start`. */
   logLevel?: string;
   nodeOptions?: string;
+  /** More environment, over the rest (e.g. METRICS_PORT=0). */
+  env?: Record<string, string>;
 }
 
 /** The built service as `npm start` runs it in production; on PostgreSQL, with a way to find its backends. */
-export async function startService({ databaseUrl, logFile, logLevel = 'info', nodeOptions }: ServiceOptions): Promise<RunningServer> {
+export async function startService({ databaseUrl, logFile, logLevel = 'info', nodeOptions, env = {} }: ServiceOptions): Promise<RunningServer> {
   const service = await startBuiltService({
-    env: { NODE_ENV: 'production', NODE_OPTIONS: nodeOptions ?? START_NODE_OPTIONS, API_KEYS: API_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel },
+    env: { NODE_ENV: 'production', NODE_OPTIONS: nodeOptions ?? START_NODE_OPTIONS, API_KEYS: API_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel, ...env },
     logFile,
   });
   const server: RunningServer = Object.assign(service, { startupMs: service.liveMs });

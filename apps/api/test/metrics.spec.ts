@@ -2,6 +2,7 @@ import { type AddressInfo, Server } from 'node:net';
 import { Controller, Get, Module } from '@nestjs/common';
 import type { Pet } from '@petstore/contract';
 import { AUTH, freePort, JSON_AUTH, startApp, type TestApp } from './support/test-app';
+import { rawRequest } from './support/raw-http';
 import { TEST_DATABASE } from './support/test-database';
 
 /** One sample of the Prometheus text format. */
@@ -99,6 +100,7 @@ describe('Prometheus metrics', () => {
     await api('/v1/pets', { method: 'DELETE', headers: AUTH }); // 405 from the router
     await api('/v1/nowhere/42', { headers: AUTH }); // 404 for no route
     await api('/v1/probes/broken', { headers: AUTH }); // 500 from a handler
+    expect((await rawRequest(sut.origin, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n')).status).toBe(400); // Node's parser
 
     const after = await requestCounts();
     const added = Object.fromEntries(Object.entries(after).map(([key, value]) => [key, value - (before[key] ?? 0)]).filter(([, value]) => value !== 0));
@@ -115,6 +117,7 @@ describe('Prometheus metrics', () => {
       'DELETE  405 ': 1,
       'GET  404 ': 1,
       'GET /v1/probes/broken 500 ': 1,
+      '_OTHER  400 ': 1,
     });
     const { types, helps } = await scrape();
     expect(types.get('http_server_request_duration_seconds')).toBe('histogram');

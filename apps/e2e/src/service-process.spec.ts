@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { freePort, spawnService, waitUntilLive } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
@@ -29,6 +30,26 @@ describe('the service process', () => {
     const lines = service.stdout().trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.some((line) => line.reqId && line.url === '/v1/pets' && line.statusCode === 200)).toBe(true);
     expect(service.stdout()).not.toContain(TEST_KEY);
+  });
+
+  it('serves without metrics, saying why, when its METRICS_PORT is taken (a second instance on one machine)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const metricsPort = (taken.address() as AddressInfo).port;
+    try {
+      const service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database(), METRICS_PORT: String(metricsPort) } });
+      await waitUntilLive(service);
+      expect((await fetch(`${service.origin}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200);
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toEqual({ code: 0, signal: null });
+      const lines = service.stdout().trim().split('\n').map((line) => JSON.parse(line));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 50, msg: expect.stringContaining(`cannot listen on 127.0.0.1:${metricsPort}`) }),
+      );
+      expect(lines.find((line) => line.level === 50)?.msg).toMatch(/own METRICS_PORT/);
+    } finally {
+      taken.close();
+    }
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('stops cleanly when `npm start` itself gets %s, as from a process manager', async (signal) => {

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { ErrorBody, ErrorCode } from '@petstore/contract';
@@ -6,6 +7,9 @@ import { REQUEST_BOUNDS } from './request-bounds';
 import { EARLY_RESPONSE_HEADERS } from './security';
 
 type Refusal = [number, ErrorCode, string];
+
+/** Emitted on the HTTP server with the status of each answer given here, which Fastify never sees (for the metrics). */
+export const CLIENT_ERROR_ANSWERED = 'petstore:client-error-answered';
 
 // Node rejects some requests before Fastify sees them: heads too large, unparseable or smuggling-shaped
 // requests (e.g. Content-Length with Transfer-Encoding), and requests that did not arrive in time.
@@ -65,5 +69,6 @@ export function clientErrorHandler(error: ParseError, socket: Socket): void {
       'Connection: close\r\n\r\n' +
       body,
   );
+  (socket as Socket & { server?: EventEmitter }).server?.emit(CLIENT_ERROR_ANSWERED, status);
   closeAfterLingering(socket);
 }

@@ -48,8 +48,16 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
 
     const target = this.config.get('metrics', { infer: true });
     if (!target) return;
-    this.server = await listenForScrapes(metrics.registry, target.port, target.host);
-    this.logger.log(`Prometheus metrics at http://${target.host}:${target.port}/metrics`);
+    try {
+      this.server = await listenForScrapes(metrics.registry, target.port, target.host);
+      this.logger.log(`Prometheus metrics at http://${target.host}:${target.port}/metrics`);
+    } catch (error) {
+      // The API still serves: a second instance on one machine with the default METRICS_PORT must not stay down for it.
+      this.logger.error(
+        `Prometheus metrics are off for this instance: cannot listen on ${target.host}:${target.port} (${(error as Error).message}). ` +
+          'Give each instance on a machine its own METRICS_PORT, or 0 to turn metrics off.',
+      );
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

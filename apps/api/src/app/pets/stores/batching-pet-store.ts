@@ -15,8 +15,7 @@ export abstract class BatchingPetStore extends PetStore {
   private readonly lookups = new PetLookups(
     (ids) => this.database.run(() => this.metrics.timeStatement('find_by_ids', () => this.selectByIds(ids))),
     (query) => this.database.run(() => this.metrics.timeStatement('find_page', () => this.selectPage(query))),
-    // Once per lookup, not per request.
-    (lookup, requests) => this.metrics.lookupBatchSize.observe({ lookup }, requests),
+    (lookup, requests) => this.metrics.lookupBatchSize[lookup].observe(requests),
   );
   private readonly creates = new BatchedCreates((batch) => {
     this.metrics.groupCommitBatchSize.observe(batch.length);
