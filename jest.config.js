@@ -1,4 +1,5 @@
 const { getJestProjectsAsync } = require('@nx/jest');
+const { spawnSync } = require('node:child_process');
 const { userInfo } = require('node:os');
 const { Client } = require('pg');
 
@@ -11,7 +12,7 @@ async function postgresProject() {
   try {
     await client.connect();
     await client.end();
-    return ['<rootDir>/apps/api/jest.postgres.config.js'];
+    return ['<rootDir>/apps/api/jest.postgres.config.js', ...pgbouncerProject()];
   } catch (error) {
     const reason = `PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable (${error.message})`;
     if (process.env.CI === 'true') throw new Error(`${reason}: CI runs the PostgreSQL leg and cannot skip it.`);
@@ -20,10 +21,19 @@ async function postgresProject() {
   }
 }
 
-const isPostgresLeg = (config) => config.endsWith('jest.postgres.config.js');
+/** The same suite through PgBouncer in transaction mode, when Debian's pgbouncer is installed; CI insists. */
+function pgbouncerProject() {
+  if (spawnSync('pgbouncer', ['--version']).status === 0) return ['<rootDir>/apps/api/jest.pgbouncer.config.js'];
+  const reason = 'pgbouncer is not installed (apt-get install -y pgbouncer)';
+  if (process.env.CI === 'true') throw new Error(`${reason}: CI runs the HTTP suite through PgBouncer and cannot skip it.`);
+  process.stderr.write(`\nSKIPPED the PgBouncer leg of the HTTP suite: ${reason}.\n\n`);
+  return [];
+}
 
-// Every project's tests in one run, so that one summary closes `npm test`. Nx lists the PostgreSQL leg too (the
-// api:test-postgres target); it is kept only when the server answers.
+const isPostgresLeg = (config) => /jest\.(postgres|pgbouncer)\.config\.js$/.test(config);
+
+// Every project's tests in one run, so that one summary closes `npm test`. Nx lists the PostgreSQL legs too (the
+// api:test-postgres target); they are kept only when the server answers.
 module.exports = async () => ({
   projects: [...(await getJestProjectsAsync()).filter((config) => !isPostgresLeg(config)), ...(await postgresProject())],
   reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],

@@ -13,7 +13,12 @@ describe(writePostgresBatch.name, () => {
   /** A connection pool of its own, as another instance would have. */
   async function connect(): Promise<DataSource> {
     const dialect = new PostgresDialect({ type: 'postgres', url: database.url, poolSize: 4, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000 });
-    const dataSource = await new DataSource(await dialect.options()).initialize();
+    const dataSource = new DataSource(await dialect.options());
+    // As DatabaseConnection does: through PgBouncer, the first attempt tells the dialect to drop the session settings.
+    await dataSource.initialize().catch(async (error: unknown) => {
+      if (!dialect.adaptTo(dataSource, error)) throw error;
+      await dataSource.initialize();
+    });
     await dialect.migrate(dataSource);
     connections.push(dataSource);
     return dataSource;

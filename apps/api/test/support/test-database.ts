@@ -30,7 +30,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   created += 1;
   const name = `petstore_test_${process.pid}_${created}_${Math.random().toString(36).slice(2, 8)}`;
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(POSTGRES_ADMIN_URL);
+  // The pooler leg reaches the same server's database through PgBouncer (apps/api/jest.pgbouncer.config.js).
+  const url = new URL(process.env.PETSTORE_TEST_VIA_PGBOUNCER === 'true' ? (process.env.PETSTORE_TEST_PGBOUNCER_ORIGIN as string) : POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return { url: url.href, drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
 }

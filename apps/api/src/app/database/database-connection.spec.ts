@@ -25,4 +25,22 @@ describe(DatabaseConnection.name, () => {
       expect(destroy).toHaveBeenCalledTimes(1);
     });
   });
+
+  describe('connecting', () => {
+    it('tries again at once, with the options the dialect changed, when a failure taught the dialect something', async () => {
+      const refused = new Error('unsupported startup parameter: statement_timeout');
+      const initialize = jest.fn().mockRejectedValueOnce(refused).mockResolvedValue(undefined);
+      const dataSource = { isInitialized: false, initialize, destroy: jest.fn() } as unknown as DataSource;
+      const dialect = {
+        adaptTo: jest.fn((_: DataSource, failure: unknown) => (failure === refused ? 'connecting without the session settings' : undefined)),
+        ensureDurability: jest.fn(async () => 'durable'),
+        migrate: jest.fn(async () => []),
+      } as unknown as DatabaseDialect;
+      const sut = new DatabaseConnection(dataSource, dialect);
+      await sut.onModuleInit();
+      expect(initialize).toHaveBeenCalledTimes(2);
+      expect(dialect.adaptTo).toHaveBeenCalledWith(dataSource, refused);
+      expect(sut.ready).toBe(true);
+    });
+  });
 });

@@ -96,6 +96,11 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
     } catch (error) {
       if (this.dataSource.isInitialized) await this.dataSource.destroy().catch(() => undefined);
       if (this.stopped) return;
+      const adapted = this.dialect.adaptTo(this.dataSource, error);
+      if (adapted) {
+        this.logger.warn(adapted);
+        return this.connect(attempt);
+      }
       const delay = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
       this.logger.warn(`Database not ready (${(error as Error).message}); trying again in ${delay} ms`);
       this.retry = setTimeout(() => void this.connect(attempt + 1), delay);

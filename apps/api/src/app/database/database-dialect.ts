@@ -14,4 +14,13 @@ export abstract class DatabaseDialect {
 
   /** Brings the schema up to date; safe when several processes start at once. */
   abstract migrate(dataSource: DataSource): Promise<Migration[]>;
+
+  /**
+   * After a failed attempt to connect: whether the dialect changed its options for what the failure says about the
+   * server (e.g. a pooler that refuses some connection settings), so that the next attempt may go at once. What it
+   * changed is returned, for the log.
+   */
+  adaptTo(_dataSource: DataSource, _failure: unknown): string | undefined {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
+import { type DataSource, type DataSourceOptions, type Migration, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
 import { SCHEMA_OPTIONS } from '../schema';
@@ -7,6 +7,12 @@ type PostgresConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
 
 // Any fixed number works; it names "petstore migrations" among the advisory locks of the database.
 const MIGRATION_LOCK = 7_253_001;
+
+/** Settings of each server session, sent when connecting: a statement, or a transaction left idle, is cut off. */
+const SESSION_SETTINGS = (statementTimeoutMs: number) => ({
+  statement_timeout: statementTimeoutMs,
+  idle_in_transaction_session_timeout: statementTimeoutMs * 2,
+});
 
 /** A PostgreSQL server, which several instances of the service may share. */
 export class PostgresDialect extends DatabaseDialect {
@@ -26,11 +32,27 @@ export class PostgresDialect extends DatabaseDialect {
       applicationName: 'petstore',
       extra: {
         // Bounded on the server and, should the network hang, on the client: no request waits forever.
-        statement_timeout: statementTimeoutMs,
+        ...SESSION_SETTINGS(statementTimeoutMs),
         query_timeout: statementTimeoutMs + 1_000,
-        idle_in_transaction_session_timeout: statementTimeoutMs * 2,
       },
     };
+  }
+
+  /**
+   * PgBouncer (and other poolers) refuse connection settings they cannot carry from one server connection to the next:
+   * "unsupported startup parameter: statement_timeout". Without them, the client still gives up on a statement 1 s
+   * after the timeout; the server-side limits are then the pooler's (`query_timeout`, `idle_transaction_timeout`, see
+   * deploy/pgbouncer) or the role's (`ALTER ROLE … SET statement_timeout`).
+   */
+  override adaptTo(dataSource: DataSource, failure: unknown): string | undefined {
+    const extra = dataSource.options.extra as Record<string, unknown>;
+    if (!/unsupported startup parameter/i.test((failure as Error)?.message ?? '') || !('statement_timeout' in extra)) return undefined;
+    for (const setting of Object.keys(SESSION_SETTINGS(0))) delete extra[setting];
+    return (
+      `The server refused per-connection settings (${(failure as Error).message}): a pooler such as PgBouncer is in between. ` +
+      'Connecting without them; statements are still abandoned by the service after DATABASE_STATEMENT_TIMEOUT_MS + 1 s, ' +
+      "and the pooler's query_timeout or the role's statement_timeout bounds them on the server."
+    );
   }
 
   /** Its default commit, which waits for the WAL flush; refused if an operator turned synchronous_commit off. */
@@ -41,17 +63,26 @@ export class PostgresDialect extends DatabaseDialect {
   }
 
   /**
-   * Several instances may start at once: a session-level advisory lock lets one of them migrate while the others
-   * wait, then find nothing left to do.
+   * Several instances may start at once: one transaction takes a transaction-scoped advisory lock, then runs every
+   * pending migration, so one instance migrates while the others wait, then find nothing left to do. Transaction-scoped
+   * rather than a session lock, which a pooler in transaction mode (PgBouncer) would leave on whichever server
+   * connection took it; and all or nothing, since PostgreSQL's DDL is transactional.
    */
   async migrate(dataSource: DataSource): Promise<Migration[]> {
     const runner = dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      return await dataSource.runMigrations({ transaction: 'each' });
+      await runner.startTransaction();
+      await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = 'all';
+      const applied = await executor.executePendingMigrations();
+      await runner.commitTransaction();
+      return applied;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
     } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       await runner.release();
     }
   }

@@ -1,0 +1,31 @@
+import type { DataSource } from 'typeorm';
+import { PostgresDialect } from './postgres.dialect';
+
+describe(PostgresDialect.name, () => {
+  const dialect = () => new PostgresDialect({ type: 'postgres', url: 'postgres://u@db/petstore', poolSize: 3, connectTimeoutMs: 1_000, statementTimeoutMs: 4_000 });
+  const connectedWith = async (sut: PostgresDialect) => ({ options: await sut.options() }) as unknown as DataSource;
+
+  it('bounds each session on the server and each statement on the client', async () => {
+    expect((await dialect().options()).extra).toEqual({ statement_timeout: 4_000, idle_in_transaction_session_timeout: 8_000, query_timeout: 5_000 });
+  });
+
+  it('drops the session settings, once, when a pooler refuses them, and keeps the client-side bound', async () => {
+    const sut = dialect();
+    const dataSource = await connectedWith(sut);
+    const refused = Object.assign(new Error('unsupported startup parameter: statement_timeout'), { code: '08P01' });
+    expect(sut.adaptTo(dataSource, refused)).toMatch(/pooler such as PgBouncer.*DATABASE_STATEMENT_TIMEOUT_MS/);
+    expect(dataSource.options.extra).toEqual({ query_timeout: 5_000 });
+    // Nothing left to drop: the next failure is a failure, retried as any other.
+    expect(sut.adaptTo(dataSource, refused)).toBeUndefined();
+  });
+
+  it.each([new Error('connect ECONNREFUSED 127.0.0.1:5432'), new Error('password authentication failed'), 'not an error'])(
+    'changes nothing for any other failure: %s',
+    async (failure) => {
+      const sut = dialect();
+      const dataSource = await connectedWith(sut);
+      expect(sut.adaptTo(dataSource, failure)).toBeUndefined();
+      expect(dataSource.options.extra).toMatchObject({ statement_timeout: 4_000 });
+    },
+  );
+});

@@ -1,0 +1,5 @@
+import type { RunningPgBouncer } from './pgbouncer';
+
+export default async function stopPgBouncer(): Promise<void> {
+  await (globalThis as { petstorePgBouncer?: RunningPgBouncer }).petstorePgBouncer?.stop();
+}
