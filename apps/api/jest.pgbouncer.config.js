@@ -6,6 +6,6 @@ module.exports = {
   ...base,
   displayName: 'api:pgbouncer',
   setupFiles: ['<rootDir>/test/support/use-pgbouncer.js'],
-  globalSetup: '<rootDir>/test/support/pgbouncer-global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/pgbouncer-global-teardown.ts',
+  globalSetup: '<rootDir>/../../tools/testing/src/jest/pgbouncer-global-setup.ts',
+  globalTeardown: '<rootDir>/../../tools/testing/src/jest/pgbouncer-global-teardown.ts',
 };

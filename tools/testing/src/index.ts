@@ -10,3 +10,4 @@ export {
   waitUntilLive,
   waitUntilReady,
 } from './built-service';
+export { PGBOUNCER_INI, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './pgbouncer';

@@ -1,4 +1,4 @@
-import type { RunningPgBouncer } from './pgbouncer';
+import type { RunningPgBouncer } from '../pgbouncer';
 
 export default async function stopPgBouncer(): Promise<void> {
   await (globalThis as { petstorePgBouncer?: RunningPgBouncer }).petstorePgBouncer?.stop();

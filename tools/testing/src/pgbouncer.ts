@@ -5,7 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 /** The repository's PgBouncer configuration, which the tests run with (only the addresses and the auth differ). */
-export const PGBOUNCER_INI = join(__dirname, '../../../../deploy/pgbouncer/pgbouncer.ini');
+export const PGBOUNCER_INI = join(__dirname, '../../../deploy/pgbouncer/pgbouncer.ini');
 
 export interface RunningPgBouncer {
   /** e.g. postgres://user@127.0.0.1:41234 (append /database). */

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { PetstoreClient } from '@petstore/client';
+
+/** What a load run saw: every request, those that failed and why, and the creates that were acknowledged. */
+export interface LoadReport {
+  sent: number;
+  failures: string[];
+  /** Pet name → the id its 201 gave. */
+  acknowledged: Map<string, number>;
+}
+
+export interface LoadOptions {
+  origin: string;
+  key: string;
+  /** Requests per second, spread over `workers` loops. */
+  rate: number;
+  workers?: number;
+  /** Pet names start with this, so that the check afterwards finds them. */
+  prefix: string;
+}
+
+/**
+ * Steady traffic until `stop()` is called: creates with an Idempotency-Key, reads by id of acknowledged pets, and
+ * lists that follow their `next` links. Every answer but the expected status counts as a failure, as does any error.
+ */
+export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptions): { stop: () => Promise<LoadReport> } {
+  const report: LoadReport = { sent: 0, failures: [], acknowledged: new Map() };
+  const ids: number[] = [];
+  let running = true;
+  const headers = { authorization: `Bearer ${key}` };
+
+  const send = async (what: string, url: string, init: RequestInit, expected: number): Promise<Response | undefined> => {
+    report.sent += 1;
+    try {
+      const response = await fetch(url, { ...init, headers: { ...headers, ...init.headers }, signal: AbortSignal.timeout(10_000) });
+      if (response.status !== expected) {
+        report.failures.push(`${what}: ${response.status} ${await response.text()}`);
+        return undefined;
+      }
+      return response;
+    } catch (error) {
+      report.failures.push(`${what}: ${(error as Error).message} ${((error as Error).cause as Error | undefined)?.message ?? ''}`);
+      return undefined;
+    }
+  };
+
+  const create = async () => {
+    const name = `${prefix}${randomUUID()}`;
+    const response = await send(
+      'create',
+      `${origin}/v1/pets`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify({ name, categoryId: 1 }) },
+      201,
+    );
+    if (!response) return;
+    const { id } = (await response.json()) as { id: number };
+    report.acknowledged.set(name, id);
+    ids.push(id);
+  };
+  const read = async () => {
+    if (ids.length === 0) return create();
+    const response = await send('read', `${origin}/v1/pets/${ids[Math.floor(Math.random() * ids.length)]}`, {}, 200);
+    await response?.arrayBuffer();
+  };
+  const list = async () => {
+    let url: string | undefined = `${origin}/v1/pets?limit=20`;
+    for (let page = 0; url && page < 3 && running; page += 1) {
+      const response = await send('list', url, {}, 200);
+      if (!response) return;
+      await response.arrayBuffer();
+      url = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+    }
+  };
+
+  const loop = async () => {
+    const interval = (1000 * workers) / rate;
+    while (running) {
+      const started = Date.now();
+      const pick = Math.random();
+      await (pick < 0.35 ? create() : pick < 0.75 ? read() : list());
+      const wait = interval - (Date.now() - started);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  };
+  const loops = Array.from({ length: workers }, loop);
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      return report;
+    },
+  };
+}
+
+/**
+ * The same traffic as {@link startLoad}, through `@petstore/client` as a caller would send it: its retries and its
+ * Idempotency-Keys carry an operation across a failed attempt; an operation fails only if the client gives up.
+ */
+export function startClientLoad(client: PetstoreClient, { rate, workers = 10, prefix }: Omit<LoadOptions, 'origin' | 'key'>) {
+  const report: LoadReport = { sent: 0, failures: [], acknowledged: new Map() };
+  const ids: number[] = [];
+  let running = true;
+  const operation = async (what: string, run: () => Promise<unknown>) => {
+    report.sent += 1;
+    try {
+      await run();
+    } catch (error) {
+      report.failures.push(`${what}: ${(error as Error).name} ${(error as Error).message}`);
+    }
+  };
+  const create = () =>
+    operation('createPet', async () => {
+      const name = `${prefix}${randomUUID()}`;
+      const pet = await client.createPet({ name, categoryId: 1 });
+      report.acknowledged.set(name, pet.id);
+      ids.push(pet.id);
+    });
+  const read = () => (ids.length === 0 ? create() : operation('getPet', () => client.getPet(ids[Math.floor(Math.random() * ids.length)])));
+  const list = () =>
+    operation('iteratePets', async () => {
+      // Three pages of twenty at most: a walk that follows the cursor, not a full scan.
+      let seen = 0;
+      for await (const _pet of client.iteratePets({ pageSize: 20 })) if (++seen >= 50) break;
+    });
+  const loop = async () => {
+    const interval = (1000 * workers) / rate;
+    while (running) {
+      const started = Date.now();
+      const pick = Math.random();
+      await (pick < 0.35 ? create() : pick < 0.75 ? read() : list());
+      const wait = interval - (Date.now() - started);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  };
+  const loops = Array.from({ length: workers }, loop);
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      return report;
+    },
+  };
+}
