@@ -1,19 +1,19 @@
 // The crash harness: the built service under concurrent creates, killed with SIGKILL at random moments and restarted,
 // checked for acknowledged pets lost, names stored twice, ids reused and (SQLite) a damaged file.
-// Usage: npm run crash -- --cycles 50 [--database sqlite|postgres|both] (--help for all)
+// Usage: npm run crash -- --cycles 50 [--database sqlite|postgres|pgbouncer|both] (--help for all)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serviceBuild } from '@petstore/testing';
 import { table } from '../bench/report';
-import { type CrashDatabase, type DatabaseKind, postgresDatabase, sqliteDatabase } from './databases';
+import { type CrashDatabase, type DatabaseKind, pgbouncerDatabase, postgresDatabase, sqliteDatabase } from './databases';
 import { type Figures, passed, runCrashHarness } from './harness';
 import { DEFAULT_POSTGRES_URL } from '../postgres-database';
 
 const USAGE = `npm run crash -- --cycles N [options]
   --cycles N          kill-and-restart cycles per database (required)
-  --database D        sqlite, postgres or both (default both)
+  --database D        sqlite, postgres, pgbouncer (PostgreSQL through PgBouncer) or both (sqlite and postgres; default)
   --concurrency N     clients sending creates at once (default 16)
   --seed N            draws the kill delays and bodies (default: random, printed)
   --postgres-url URL  an existing database on the server to create the run's database on
@@ -49,7 +49,7 @@ function parseOptions(): Options {
     return value;
   };
   const database = values.database ?? 'both';
-  if (!['sqlite', 'postgres', 'both'].includes(database)) throw new Error(`--database must be sqlite, postgres or both, not ${database}`);
+  if (!['sqlite', 'postgres', 'pgbouncer', 'both'].includes(database)) throw new Error(`--database must be sqlite, postgres, pgbouncer or both, not ${database}`);
   return {
     cycles: integer(values.cycles, 'cycles', 1),
     databases: database === 'both' ? ['sqlite', 'postgres'] : [database as DatabaseKind],
@@ -66,7 +66,8 @@ async function runOn(kind: DatabaseKind, options: Options): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), `petstore-crash-${kind}-`));
   let database: CrashDatabase;
   try {
-    database = kind === 'sqlite' ? sqliteDatabase(dir) : await postgresDatabase(options.postgresUrl);
+    database =
+      kind === 'sqlite' ? sqliteDatabase(dir) : kind === 'postgres' ? await postgresDatabase(options.postgresUrl) : await pgbouncerDatabase(options.postgresUrl);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -88,7 +89,7 @@ async function runOn(kind: DatabaseKind, options: Options): Promise<Figures> {
     throw error;
   } finally {
     if (keep) {
-      process.stderr.write(`${kind}: kept ${dir}${kind === 'postgres' ? ` and ${database.url}` : ''}\n`);
+      process.stderr.write(`${kind}: kept ${dir}${kind === 'sqlite' ? '' : ` and ${database.url}`}\n`);
     } else {
       await database.drop();
       rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
+import { freePort, startPgBouncer } from '@petstore/testing';
 import { createPostgresDatabase } from '../postgres-database';
 
-export type DatabaseKind = 'sqlite' | 'postgres';
+export type DatabaseKind = 'sqlite' | 'postgres' | 'pgbouncer';
 
 export interface CrashDatabase {
   kind: DatabaseKind;
@@ -25,6 +26,25 @@ export async function postgresDatabase(adminUrl: string): Promise<CrashDatabase>
   const { url, drop } = await createPostgresDatabase(adminUrl, 'crash');
   // PostgreSQL's own crash recovery is not under test here; whether the service's rows survived it is.
   return { kind: 'postgres', url, integrityCheck: async () => null, drop };
+}
+
+/**
+ * The same, reached through PgBouncer in transaction pooling mode with deploy/pgbouncer/pgbouncer.ini: a crash must
+ * not leave the pooler holding anything the restarted service would trip on.
+ */
+export async function pgbouncerDatabase(adminUrl: string): Promise<CrashDatabase> {
+  const database = await postgresDatabase(adminUrl);
+  const server = new URL(adminUrl);
+  const pgbouncer = await startPgBouncer({ host: server.hostname, port: Number(server.port || 5432) }, await freePort());
+  return {
+    ...database,
+    kind: 'pgbouncer',
+    url: `${pgbouncer.origin}${new URL(database.url).pathname}`,
+    drop: async () => {
+      await pgbouncer.stop();
+      await database.drop();
+    },
+  };
 }
 
 // Read-only: a read-write connection would checkpoint the WAL into the file on close, and the restarted service

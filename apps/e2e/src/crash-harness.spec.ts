@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { pgbouncerInstalled } from '@petstore/testing';
 
 const WORKSPACE = join(__dirname, '../../..');
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`;
@@ -63,13 +64,18 @@ async function postgresReachable(): Promise<boolean> {
 
 // The short run of tools/crash on every change; `npm run crash -- --cycles 50` is the long one.
 describe('the crash harness', () => {
-  it.each(['sqlite', 'postgres'] as const)(
+  it.each(['sqlite', 'postgres', 'pgbouncer'] as const)(
     'finds every acknowledged pet after three SIGKILLs on %s, each stored once under an id of its own',
     async (database) => {
-      if (database === 'postgres' && !(await postgresReachable())) {
+      if (database !== 'sqlite' && !(await postgresReachable())) {
         // As the root jest.config.js does for the PostgreSQL leg of the HTTP suite: CI insists, a laptop skips aloud.
         if (process.env.CI === 'true') throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable`);
         process.stderr.write(`SKIPPED the crash harness on PostgreSQL: ${POSTGRES_ADMIN_URL} is not reachable\n`);
+        return;
+      }
+      if (database === 'pgbouncer' && !pgbouncerInstalled()) {
+        if (process.env.CI === 'true') throw new Error('pgbouncer is not installed: .ci/run installs it');
+        process.stderr.write('SKIPPED the crash harness through PgBouncer: pgbouncer is not installed\n');
         return;
       }
       const { code, output, report } = await runHarness(['--cycles', '3', '--database', database]);

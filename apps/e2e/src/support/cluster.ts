@@ -1,0 +1,107 @@
+import { userInfo } from 'node:os';
+import { freePort, type NodeProcess, spawnService, startPgBouncer, stopNode } from '@petstore/testing';
+import { Client } from 'pg';
+import { type RunningHaproxy, startHaproxy } from './haproxy';
+import type { LoadReport } from './load';
+import { TEST_KEY } from './test-key';
+
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`;
+export const INSTANCES = 3;
+/** HAProxy checks every 500 ms and needs two good answers: a new instance is in the pool within this. */
+const HAPROXY_RISE_MS = 1_500;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function admin<T>(work: (client: Client) => Promise<T>, url = POSTGRES_ADMIN_URL): Promise<T> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Until /health/ready answers 200 on `port`, or 30 s. */
+export async function waitUntilReadyOn(port: number): Promise<void> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(100)) {
+    const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.ok, () => false);
+    if (ready) return;
+  }
+  throw new Error(`the instance on port ${port} was not ready within 30 s`);
+}
+
+/** Every acknowledged pet stored once under the id it was given, and no pet of the run stored twice. */
+export async function checkStored(databaseUrl: string, prefix: string, report: LoadReport) {
+  const rows = await admin((client) => client.query<{ id: string; name: string }>('SELECT id, name FROM pets WHERE name LIKE $1', [`${prefix}%`]), databaseUrl);
+  const byName = new Map<string, number[]>();
+  for (const { id, name } of rows.rows) byName.set(name, [...(byName.get(name) ?? []), Number(id)]);
+  const missing = [...report.acknowledged].filter(([name, id]) => !byName.get(name)?.includes(id));
+  const duplicates = [...byName].filter(([, ids]) => ids.length > 1);
+  return { present: report.acknowledged.size - missing.length, missing, duplicates };
+}
+
+export interface Cluster {
+  haproxy: RunningHaproxy;
+  /** The running instances, by slot; `restart` replaces one. */
+  instances: NodeProcess[];
+  ports: number[];
+  /** The database on the server itself, for the checks afterwards. */
+  databaseUrl: string;
+  /** Starts a new instance in the slot (whose process has exited) and waits until HAProxy sends to it. */
+  restart: (index: number) => Promise<void>;
+}
+
+export interface ClusterOptions {
+  /** The database directly, or through PgBouncer. */
+  via: Route;
+  /** More environment for every instance (e.g. REDIS_URL). */
+  env?: Record<string, string>;
+  /** The PostgreSQL server to make the database on. */
+  adminUrl?: string;
+}
+
+/**
+ * Three instances on a PostgreSQL database of their own, behind HAProxy with the repository's configuration; with
+ * `via` PgBouncer, they reach it through PgBouncer in transaction mode with the repository's configuration.
+ */
+export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL }: ClusterOptions, work: (cluster: Cluster) => Promise<void>): Promise<void> {
+  const database = `petstore_roll_${process.pid}_${Date.now()}`;
+  await admin((client) => client.query(`CREATE DATABASE ${database}`), adminUrl);
+  const server = new URL(adminUrl);
+  const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${database}` }).href;
+  const pgbouncer = via === 'PgBouncer' ? await startPgBouncer({ host: server.hostname, port: Number(server.port || 5432) }, await freePort()) : undefined;
+  const serviceUrl = pgbouncer ? `${pgbouncer.origin}/${database}` : databaseUrl;
+  const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
+  const haproxyPort = await freePort();
+  const instanceEnv = (port: number) => ({
+    API_KEYS: TEST_KEY,
+    NODE_ENV: 'production',
+    DATABASE_URL: serviceUrl,
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${haproxyPort}/v1`,
+    ...env,
+  });
+  const instances: NodeProcess[] = [];
+  let haproxy: RunningHaproxy | undefined;
+  try {
+    for (const port of ports) instances.push(await spawnService({ env: instanceEnv(port) }));
+    await Promise.all(ports.map(waitUntilReadyOn));
+    haproxy = await startHaproxy(haproxyPort, ports);
+    await sleep(HAPROXY_RISE_MS);
+    const restart = async (index: number) => {
+      instances[index] = await spawnService({ env: instanceEnv(ports[index]) });
+      await waitUntilReadyOn(ports[index]);
+      await sleep(HAPROXY_RISE_MS);
+    };
+    await work({ haproxy, instances, ports, databaseUrl, restart });
+  } finally {
+    await haproxy?.stop();
+    await Promise.all(instances.map((instance) => stopNode(instance)));
+    await pgbouncer?.stop();
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`), adminUrl);
+  }
+}
+
+
+export type Route = 'PostgreSQL' | 'PgBouncer';

@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+// Servers of a test's own, which it may stop and start under load without disturbing the shared ones other suites use.
+
+const isRoot = () => process.getuid?.() === 0;
+
+async function waitForPort(port: number, what: string, gone = false): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createConnection(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      }).on('error', () => resolve(false));
+    });
+    if (open !== gone) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${what} on port ${port} did not ${gone ? 'stop' : 'start'}`);
+}
+
+/** Redis on `port`, keeping nothing on disk, as the shared one is run. */
+export async function startRedis(port: number): Promise<{ stop: () => Promise<void> }> {
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitForPort(port, 'Redis');
+  return {
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Debian's PostgreSQL server binaries (initdb, pg_ctl), newest version first; undefined when not installed. */
+export function postgresBinaries(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const [newest] = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  return newest && existsSync(join(root, newest, 'bin', 'initdb')) ? join(root, newest, 'bin') : undefined;
+}
+
+export interface PrivatePostgres {
+  /** postgres://postgres@127.0.0.1:<port>/postgres, trust authentication. */
+  adminUrl: string;
+  start(): Promise<void>;
+  /** A fast shutdown: sessions are ended, as in a restart by an operator. */
+  stop(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+/** A PostgreSQL cluster of its own on `port` (initdb; run as the postgres OS user when the test runs as root). */
+export async function createPostgres(port: number): Promise<PrivatePostgres> {
+  const bin = postgresBinaries();
+  if (!bin) throw new Error('PostgreSQL server binaries are not installed');
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-pg-'));
+  const owner = isRoot() ? 'postgres' : userInfo().username;
+  if (isRoot()) {
+    const { uid, gid } = userIds(owner);
+    chownSync(dir, uid, gid);
+  }
+  const run = (command: string, args: string[]) => {
+    const result = isRoot() ? spawnSync('runuser', ['-u', owner, '--', command, ...args], { encoding: 'utf8' }) : spawnSync(command, args, { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stdout}${result.stderr}`);
+  };
+  const data = join(dir, 'data');
+  run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const pgCtl = (action: string[]) => run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-w', ...action]);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
+  const server: PrivatePostgres = {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    start: async () => {
+      pgCtl(['-o', options, 'start']);
+      await waitForPort(port, 'PostgreSQL');
+    },
+    stop: async () => {
+      pgCtl(['-m', 'fast', 'stop']);
+      await waitForPort(port, 'PostgreSQL', true);
+    },
+    remove: async () => {
+      try {
+        pgCtl(['-m', 'immediate', 'stop']);
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  await server.start();
+  return server;
+}
+
+function userIds(name: string): { uid: number; gid: number } {
+  const [uid, gid] = ['-u', '-g'].map((flag) => Number(spawnSync('id', [flag, name], { encoding: 'utf8' }).stdout.trim()));
+  return { uid, gid };
+}
