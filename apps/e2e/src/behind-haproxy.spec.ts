@@ -52,7 +52,7 @@ describe('several instances behind HAProxy', () => {
       const client = new PetstoreClient({ baseUrl: `${haproxy.origin}/v1`, apiKey: TEST_KEY, logger: { warn: () => undefined } });
       const load = startClientLoad(client, { rate: 250, prefix });
       const started = Date.now();
-      await sleep(5_000);
+      await sleep(3_000);
       // The log names the instance that served each request: it did serve before it died.
       expect(haproxy.log()).toContain('petstore/api2 ');
       await killNode(instances[1]);
@@ -60,7 +60,7 @@ describe('several instances behind HAProxy', () => {
       // HAProxy's checks (every 500 ms, down after two failures) take it out; later requests go to the others.
       await sleep(2_000);
       const logSinceOut = haproxy.log().length;
-      await sleep(Math.max(5_000, 20_000 - (Date.now() - started)));
+      await sleep(Math.max(5_000, 12_000 - (Date.now() - started)));
       const report = await load.stop();
       const seconds = (Date.now() - started) / 1000;
       const sentToTheDead = haproxy.log().slice(logSinceOut).split('\n').filter((line) => line.includes('petstore/api2 '));
