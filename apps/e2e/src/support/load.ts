@@ -26,7 +26,6 @@ export interface LoadOptions {
 export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptions): { stop: () => Promise<LoadReport> } {
   const report: LoadReport = { sent: 0, failures: [], acknowledged: new Map() };
   const ids: number[] = [];
-  let running = true;
   const headers = { authorization: `Bearer ${key}` };
 
   const send = async (what: string, url: string, init: RequestInit, expected: number): Promise<Response | undefined> => {
@@ -64,7 +63,7 @@ export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptio
   };
   const list = async () => {
     let url: string | undefined = `${origin}/v1/pets?limit=20`;
-    for (let page = 0; url && page < 3 && running; page += 1) {
+    for (let page = 0; url && page < 3; page += 1) {
       const response = await send('list', url, {}, 200);
       if (!response) return;
       await response.arrayBuffer();
@@ -72,24 +71,7 @@ export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptio
     }
   };
 
-  const loop = async () => {
-    const interval = (1000 * workers) / rate;
-    while (running) {
-      const started = Date.now();
-      const pick = Math.random();
-      await (pick < 0.35 ? create() : pick < 0.75 ? read() : list());
-      const wait = interval - (Date.now() - started);
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  };
-  const loops = Array.from({ length: workers }, loop);
-  return {
-    stop: async () => {
-      running = false;
-      await Promise.all(loops);
-      return report;
-    },
-  };
+  return mixedTraffic({ rate, workers, create, read, list }, report);
 }
 
 /**
@@ -99,7 +81,6 @@ export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptio
 export function startClientLoad(client: PetstoreClient, { rate, workers = 10, prefix }: Omit<LoadOptions, 'origin' | 'key'>) {
   const report: LoadReport = { sent: 0, failures: [], acknowledged: new Map() };
   const ids: number[] = [];
-  let running = true;
   const operation = async (what: string, run: () => Promise<unknown>) => {
     report.sent += 1;
     try {
@@ -122,6 +103,18 @@ export function startClientLoad(client: PetstoreClient, { rate, workers = 10, pr
       let seen = 0;
       for await (const _pet of client.iteratePets({ pageSize: 20 })) if (++seen >= 50) break;
     });
+  return mixedTraffic({ rate, workers, create, read, list }, report);
+}
+
+/**
+ * `workers` loops, each sending one operation at a time at its share of `rate`: 35% creates, 40% reads, 25% list
+ * walks. Stopping lets each loop finish its operation, then hands back the report.
+ */
+function mixedTraffic(
+  { rate, workers, create, read, list }: { rate: number; workers: number; create: () => Promise<void>; read: () => Promise<void>; list: () => Promise<void> },
+  report: LoadReport,
+): { stop: () => Promise<LoadReport> } {
+  let running = true;
   const loop = async () => {
     const interval = (1000 * workers) / rate;
     while (running) {
