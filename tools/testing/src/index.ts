@@ -11,3 +11,4 @@ export {
   waitUntilReady,
 } from './built-service';
 export { PGBOUNCER_INI, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './pgbouncer';
+export { portOpen, waitForPort } from './port-open';

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { waitForPort } from './port-open';
 
 /** The repository's PgBouncer configuration, which the tests run with (only the addresses and the auth differ). */
 export const PGBOUNCER_INI = join(__dirname, '../../../deploy/pgbouncer/pgbouncer.ini');
@@ -36,7 +36,9 @@ export async function startPgBouncer(server: { host: string; port: number }, por
   writeFileSync(join(dir, 'pgbouncer.ini'), ini);
   const child: ChildProcess = spawn('pgbouncer', [join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port, child, dir);
+  if (!(await waitForPort(port, { givenUp: () => child.exitCode !== null }))) {
+    throw new Error(`PgBouncer did not start on port ${port}:\n${readLog(join(dir, 'pgbouncer.log'))}`);
+  }
   return {
     origin: `postgres://${user}@127.0.0.1:${port}`,
     stop: async () => {
@@ -47,22 +49,10 @@ export async function startPgBouncer(server: { host: string; port: number }, por
   };
 }
 
-async function waitForPort(port: number, child: ChildProcess, dir: string): Promise<void> {
-  for (let tries = 0; tries < 100; tries += 1) {
-    if (child.exitCode !== null) break;
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = createConnection(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
-      socket.once('connect', () => socket.end());
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+function readLog(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
   }
-  const log = (() => {
-    try {
-      return readFileSync(join(dir, 'pgbouncer.log'), 'utf8');
-    } catch {
-      return '';
-    }
-  })();
-  throw new Error(`PgBouncer did not start on port ${port}:\n${log}`);
 }

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitForPort } from '@petstore/testing';
 
 /** The repository's HAProxy configuration, which the tests run with (only the addresses differ). */
 export const HAPROXY_CFG = join(__dirname, '../../../../deploy/haproxy/haproxy.cfg');
@@ -36,17 +36,7 @@ export async function startHaproxy(port: number, instancePorts: number[]): Promi
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let tries = 0; ; tries += 1) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = createConnection(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      }).on('error', () => resolve(false));
-    });
-    if (open) break;
-    if (child.exitCode !== null || tries > 100) throw new Error(`HAProxy did not start on port ${port}:\n${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  if (!(await waitForPort(port, { givenUp: () => child.exitCode !== null }))) throw new Error(`HAProxy did not start on port ${port}:\n${log}`);
   return {
     origin: `http://127.0.0.1:${port}`,
     log: () => log,

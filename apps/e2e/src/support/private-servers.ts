@@ -1,32 +1,22 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { waitForPort } from '@petstore/testing';
 
 // Servers of a test's own, which it may stop and start under load without disturbing the shared ones other suites use.
 
 const isRoot = () => process.getuid?.() === 0;
 
-async function waitForPort(port: number, what: string, gone = false): Promise<void> {
-  for (let tries = 0; tries < 200; tries += 1) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = createConnection(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      }).on('error', () => resolve(false));
-    });
-    if (open !== gone) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what} on port ${port} did not ${gone ? 'stop' : 'start'}`);
+async function waitFor(port: number, what: string, closed = false): Promise<void> {
+  if (!(await waitForPort(port, { closed }))) throw new Error(`${what} on port ${port} did not ${closed ? 'stop' : 'start'}`);
 }
 
 /** Redis on `port`, keeping nothing on disk, as the shared one is run. */
 export async function startRedis(port: number): Promise<{ stop: () => Promise<void> }> {
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port, 'Redis');
+  await waitFor(port, 'Redis');
   return {
     stop: async () => {
       child.kill('SIGTERM');
@@ -74,11 +64,11 @@ export async function createPostgres(port: number): Promise<PrivatePostgres> {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start: async () => {
       pgCtl(['-o', options, 'start']);
-      await waitForPort(port, 'PostgreSQL');
+      await waitFor(port, 'PostgreSQL');
     },
     stop: async () => {
       pgCtl(['-m', 'fast', 'stop']);
-      await waitForPort(port, 'PostgreSQL', true);
+      await waitFor(port, 'PostgreSQL', true);
     },
     remove: async () => {
       try {
