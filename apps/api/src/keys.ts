@@ -1,20 +1,25 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { type Scope, SCOPES } from '@petstore/contract';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from './app/auth/api-key.entity';
 import { ApiKeyStore } from './app/auth/api-key.store';
+import { parseScopes } from './app/auth/scope-list';
 import { loadDatabaseConfig } from './app/config/app-config';
 import { dialectFor } from './app/database/data-source-options';
 
 // Key administration on the configured database (DATABASE_URL, as the service reads it). The service refuses a
 // revoked or expired key within seconds on every instance; nothing needs restarting. Built beside main.js
 // (dist/apps/api/keys.js) so that it runs wherever the service is deployed, with the service's own migrations.
+// Exit codes: 0 done, 1 nothing done (no such key, or the database failed), 2 a mistaken command line.
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const DEFAULT_GRACE_HOURS = 24;
 
 async function withStore<T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> {
   const dialect = dialectFor(loadDatabaseConfig());
   const dataSource = new DataSource(await dialect.options());
-  await dataSource.initialize();
+  await dialect.connectOnce(dataSource);
   try {
     // The service may never have run on this database: make sure the table exists.
     await dialect.migrate(dataSource);
@@ -26,41 +31,91 @@ async function withStore<T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T
 
 const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
-function positiveInteger(value: string): number {
+function wholeDays(value: string): number {
   if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError('must be a whole number of days, 1 or more.');
   return Number(value);
 }
 
-const program = new Command('keys').description('Issue, list and revoke the API keys stored in the database.');
+/** Hours, fractions allowed (a test or a drill may want minutes), at most a year. */
+function graceHours(value: string): number {
+  const hours = /^\d{1,4}(\.\d{1,6})?$/.test(value) ? Number(value) : NaN;
+  if (!(hours <= 8_760)) throw new InvalidArgumentError('must be a number of hours from 0 to 8760, e.g. 24 or 0.5.');
+  return hours;
+}
+
+function scopes(value: string): Scope[] {
+  try {
+    return parseScopes(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+/** What `list` shows of a key: never its hash; which key it replaced and which replaced it. */
+function listed(records: ApiKeyEntity[]) {
+  const replacedBy = new Map(records.filter((r) => r.replacesId !== null).map((r) => [r.replacesId, r.id]));
+  return records.map(({ keyHash: _hash, ...record }) => ({ ...record, replacedById: replacedBy.get(record.id) ?? null }));
+}
+
+/** Prints a new key: a sentence for the person on stderr, the key alone on stdout, for a script to capture. */
+function printIssued(record: ApiKeyEntity, key: string, what: string): void {
+  process.stderr.write(
+    `Key ${record.id} "${record.name}" ${what}, scopes ${record.scopes.join(' ')}, expires ${time(record.expiresAt)}. It is shown once:\n`,
+  );
+  process.stdout.write(`${key}\n`);
+}
+
+const program = new Command('keys')
+  .description('Issue, list, rotate and revoke the API keys stored in the database.')
+  .addHelpText('after', `\nScopes: ${SCOPES.join(', ')}.\nExit codes: 0 done, 1 nothing done, 2 usage error.`)
+  // Set before the subcommands are made, so that they inherit it: a mistaken command line exits 2, not 1.
+  .exitOverride()
+  .showHelpAfterError('(add --help for usage)');
 
 program
   .command('create')
   .description('issue a key; it is printed once and only its hash is stored')
   .requiredOption('--name <name>', 'who or what the key is for')
-  .option('--expires-in-days <days>', 'refuse the key after this many days', positiveInteger)
-  .action(async ({ name, expiresInDays }: { name: string; expiresInDays?: number }) => {
-    const { key, record } = await withStore((store) =>
-      store.issue(name.slice(0, 100), expiresInDays === undefined ? null : Date.now() + expiresInDays * DAY_MS),
-    );
-    process.stderr.write(`Key ${record.id} "${record.name}" created, expires ${time(record.expiresAt)}. It is shown once:\n`);
-    process.stdout.write(`${key}\n`);
+  .option('--scopes <scopes>', `what it may do, comma-separated: ${SCOPES.join(', ')} (default: both)`, scopes)
+  .option('--expires-in-days <days>', 'refuse the key after this many days', wholeDays)
+  .action(async (options: { name: string; scopes?: Scope[]; expiresInDays?: number }) => {
+    const expiresAt = options.expiresInDays === undefined ? null : Date.now() + options.expiresInDays * DAY_MS;
+    const { key, record } = await withStore((store) => store.issue(options.name.slice(0, 100), expiresAt, options.scopes));
+    printIssued(record, key, 'created');
   });
 
 program
   .command('list')
-  .description('list the stored keys (never the keys themselves)')
+  .description('list the stored keys (never the keys themselves), with their scopes and rotations')
   .option('--json', 'print JSON')
   .action(async ({ json }: { json?: boolean }) => {
-    const records = await withStore((store) => store.list());
-    const rows = records.map(({ keyHash: _hash, ...record }) => record);
+    const rows = listed(await withStore((store) => store.list()));
     if (json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return;
     }
+    const id = (value: number | null) => (value === null ? '-' : String(value));
     const lines = rows.map((r) =>
-      [r.id, r.shownPart + '…', r.name, time(r.createdAt), time(r.expiresAt), time(r.revokedAt), time(r.lastUsedAt)].join('\t'),
+      [r.id, r.shownPart + '…', r.name, r.scopes.join(','), time(r.createdAt), time(r.expiresAt), time(r.revokedAt), time(r.lastUsedAt), id(r.replacesId), id(r.replacedById)].join('\t'),
     );
-    process.stdout.write(['ID\tKEY\tNAME\tCREATED\tEXPIRES\tREVOKED\tLAST USED', ...lines].join('\n') + '\n');
+    const header = 'ID\tKEY\tNAME\tSCOPES\tCREATED\tEXPIRES\tREVOKED\tLAST USED\tREPLACES\tREPLACED BY';
+    process.stdout.write([header, ...lines].join('\n') + '\n');
+  });
+
+program
+  .command('rotate')
+  .description('issue a replacement with the same name and scopes; the old key keeps working for the grace period')
+  .argument('<key>', 'the id, or the start of the key as `list` shows it')
+  .option('--grace-hours <hours>', 'how long the old key keeps working', graceHours, DEFAULT_GRACE_HOURS)
+  .action(async (which: string, { graceHours: hours }: { graceHours: number }) => {
+    const rotation = await withStore((store) => store.rotate(which.replace(/…$/, ''), hours * HOUR_MS));
+    if ('refused' in rotation) {
+      process.stderr.write(`${rotation.refused}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stderr.write(`Key ${rotation.replaced.id} now expires ${time(rotation.replaced.expiresAt)}.\n`);
+    printIssued(rotation.record, rotation.key, `replaces key ${rotation.replaced.id}`);
   });
 
 program
@@ -78,6 +133,11 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
+  // Help ends in a CommanderError with exit code 0; every other one is a mistaken command line.
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+    return;
+  }
   process.stderr.write(`keys: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -59,6 +59,63 @@ describe('stored API keys', () => {
     await expectError(await list(instances[1], key), 401, 'unauthorized');
   });
 
+  it('rotates a key: the new one has its name and scopes, both work on every instance until the grace ends, then only the new', async () => {
+    const old = await store.issue('storefront', null, ['pets:read']);
+    const rotatedAt = Date.now();
+    const rotation = await store.rotate(String(old.record.id), 1_500, rotatedAt);
+    if ('refused' in rotation) throw new Error(rotation.refused);
+    expect(rotation.record).toMatchObject({ name: 'storefront', scopes: ['pets:read'], replacesId: old.record.id, expiresAt: null });
+    expect(rotation.replaced.expiresAt).toBe(rotatedAt + 1_500);
+    expect(rotation.key).not.toBe(old.key);
+    for (const sut of instances) {
+      expect((await list(sut, old.key)).status).toBe(200);
+      expect((await list(sut, rotation.key)).status).toBe(200);
+    }
+    const expiresAt = rotation.replaced.expiresAt as number;
+    for (const sut of instances) {
+      while ((await list(sut, old.key)).status === 200) {
+        expect(Date.now() - expiresAt).toBeLessThan(2_000 + 500);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+      await expectError(await list(sut, old.key), 401, 'unauthorized');
+      expect((await list(sut, rotation.key)).status).toBe(200);
+    }
+  });
+
+  it('rotates by the shown start of a key, keeping a lifetime, and never lengthens the old key', async () => {
+    const now = Date.now();
+    const old = await store.issue('partner', now + 60_000, ['pets:write']);
+    const rotation = await store.rotate(old.key.slice(0, 12), 24 * 3_600_000, now);
+    if ('refused' in rotation) throw new Error(rotation.refused);
+    expect(rotation.replaced.expiresAt).toBe(now + 60_000);
+    expect(rotation.record.expiresAt).toBe(now + (now + 60_000 - old.record.createdAt));
+    const [stored] = (await store.list()).filter(({ id }) => id === old.record.id);
+    expect(stored.expiresAt).toBe(now + 60_000);
+  });
+
+  it('refuses to rotate an unknown, revoked, expired or already replaced key', async () => {
+    expect(await store.rotate('pk_nothing', 1000)).toEqual({ refused: expect.stringContaining('No key matches') });
+    const revoked = await store.issue('revoked', null);
+    await store.revoke(String(revoked.record.id));
+    expect(await store.rotate(String(revoked.record.id), 1000)).toEqual({ refused: expect.stringContaining('revoked') });
+    const expired = await store.issue('expired', Date.now() - 1);
+    expect(await store.rotate(String(expired.record.id), 1000)).toEqual({ refused: expect.stringContaining('expired') });
+    const once = await store.issue('once', null);
+    const first = await store.rotate(String(once.record.id), 60_000);
+    expect(first).not.toHaveProperty('refused');
+    expect(await store.rotate(String(once.record.id), 60_000)).toEqual({ refused: expect.stringContaining('already replaced') });
+  });
+
+  it('replaces a key once when rotations of it race, each on a connection of its own as two shells would', async () => {
+    const raced = await store.issue('raced', null);
+    const shells = await Promise.all([1, 2, 3].map(() => new DataSource(instances[0].app.get(DataSource).options).initialize()));
+    const outcomes = await Promise.all(shells.map((shell) => new ApiKeyStore(shell.getRepository(ApiKeyEntity)).rotate(String(raced.record.id), 60_000)));
+    await Promise.all(shells.map((shell) => shell.destroy()));
+    expect(outcomes.filter((outcome) => 'key' in outcome)).toHaveLength(1);
+    expect((await store.list()).filter(({ replacesId }) => replacesId === raced.record.id)).toHaveLength(1);
+  });
+
   it('revokes by the start of the key shown in listings', async () => {
     const { key } = await store.issue('by shown part', null);
     expect(await store.revoke(key.slice(0, 12))).toMatchObject({ revokedAt: expect.any(Number) });

@@ -1,4 +1,4 @@
-import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, LIST_LIMIT, MAX_ID } from '@petstore/contract';
+import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, LIST_LIMIT, MAX_ID, OPERATION_SCOPES, type OperationId, SCOPES } from '@petstore/contract';
 import { PET_RESPONSE_SCHEMA } from '../src/app/pets/pet.response-schemas';
 import { startApp, type TestApp } from './support/test-app';
 
@@ -28,6 +28,7 @@ interface OasParameter {
   schema: OasSchema;
 }
 interface OasResponse {
+  description?: string;
   headers?: Record<string, { schema: OasSchema }>;
   content?: Record<string, { schema: OasSchema }>;
 }
@@ -47,7 +48,7 @@ interface OasDocument {
   paths: Record<string, Record<string, OasOperation>>;
   components: {
     schemas: Record<string, OasSchema>;
-    securitySchemes: Record<string, { type: string; scheme?: string; bearerFormat?: string }>;
+    securitySchemes: Record<string, { type: string; scheme?: string; bearerFormat?: string; description?: string }>;
   };
   security: Array<Record<string, string[]>>;
 }
@@ -252,13 +253,16 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     it.each([
       ['listPets', '200', 'Pets'],
       ['listPets', '401', 'Error'],
+      ['listPets', '403', 'Error'],
       ['createPet', '201', 'Pet'],
       ['createPet', '400', 'Error'],
       ['createPet', '401', 'Error'],
+      ['createPet', '403', 'Error'],
       ['createPet', '409', 'Error'],
       ['createPet', '422', 'Error'],
       ['getPet', '200', 'Pet'],
       ['getPet', '401', 'Error'],
+      ['getPet', '403', 'Error'],
       ['getPet', '404', 'Error'],
     ])('%s answers %s with %s', (operationId, status, schemaName) => {
       expect(jsonSchema(operationId, status)).toEqual({ $ref: ref(schemaName) });
@@ -300,6 +304,12 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
         if (status === '429' || status === '503') expect({ op, status, headers: headerNames(response) }).toEqual({ op, status, headers: expect.arrayContaining(['Retry-After']) });
         if (status === '401') expect({ op, status, headers: headerNames(response) }).toEqual({ op, status, headers: expect.arrayContaining(['WWW-Authenticate']) });
       }
+    });
+
+    it.each(Object.entries(OPERATION_SCOPES))("declares on %s's 403 the RFC 6750 challenge naming %s", (operationId, scope) => {
+      const forbidden = operations().find((op) => op.operationId === operationId)?.responses['403'];
+      expect(forbidden?.description).toContain('insufficient_scope');
+      expect(forbidden?.headers?.['WWW-Authenticate'].schema.enum).toEqual([`Bearer error="insufficient_scope", scope="${scope}"`]);
     });
 
     it('bounds every string header', () => {
@@ -361,6 +371,15 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
       expect(schemes).toHaveLength(1);
       expect(schemes[0]).toMatchObject({ type: 'http', scheme: 'bearer' });
       expect(schemes[0].bearerFormat).not.toBe('JWT');
+    });
+
+    it("lists the scopes in the scheme's description, and in each operation's the one it needs", () => {
+      const [scheme] = Object.values(doc.components.securitySchemes);
+      for (const scope of SCOPES) expect(scheme.description).toContain(`\`${scope}\``);
+      expect(scheme.description).toContain('insufficient_scope');
+      for (const op of operations()) {
+        expect(op.description).toContain(`Needs an API key with the \`${OPERATION_SCOPES[op.operationId as OperationId]}\` scope.`);
+      }
     });
 
     it('applies it globally and no operation opts out', () => {

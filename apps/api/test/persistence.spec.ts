@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
+import { migrations as ALL_MIGRATIONS } from '../src/app/database/migrations';
 import { PetStore } from '../src/app/pets/pet-store';
 import { AUTH, JSON_AUTH, startApp } from './support/test-app';
 import { createTestDatabase, TEST_DATABASE } from './support/test-database';
@@ -59,7 +60,7 @@ describe(`data on ${TEST_DATABASE}`, () => {
     const sut = await startApp();
     try {
       const migrations = await sut.app.get(DataSource).query('SELECT name FROM migrations');
-      expect(migrations.map((m: { name: string }) => m.name)).toEqual(['CreatePets1764115200000', 'CreateApiKeys1764288000000', 'CreateIdempotencyKeys1764374400000']);
+      expect(migrations.map((m: { name: string }) => m.name)).toEqual(ALL_MIGRATIONS.map((migration) => migration.name));
     } finally {
       await sut.close();
     }

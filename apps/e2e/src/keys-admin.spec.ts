@@ -3,10 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ForbiddenError, PetstoreClient } from '@petstore/client';
 import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
 
 const WORKSPACE = join(__dirname, '../../..');
+const BUILT_CLI = join(WORKSPACE, 'dist/apps/cli/main.js');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // `npm run keys -- …` from a shell, against the database a running service uses.
 describe('key administration (npm run keys)', () => {
@@ -58,5 +61,82 @@ describe('key administration (npm run keys)', () => {
 
   it('exits 1 naming the problem when no key matches', async () => {
     await expect(keys('revoke', 'pk_nothing')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No key matches') });
+    await expect(keys('rotate', 'pk_nothing')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No key matches') });
+  });
+
+  describe('a read-only key (--scopes pets:read)', () => {
+    let key: string;
+    const create = (with_: string) =>
+      fetch(`${service.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${with_}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      });
+
+    beforeAll(async () => {
+      key = (await keys('create', '--name', 'storefront', '--scopes', 'pets:read')).stdout.trim();
+    });
+
+    it('lists and reads pets, and is refused a create: 403 insufficient_scope with the RFC 6750 challenge', async () => {
+      const { id } = (await (await create(TEST_KEY)).json()) as { id: number };
+      expect((await list(key)).status).toBe(200);
+      expect((await fetch(`${service.origin}/v1/pets/${id}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      const refused = await create(key);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="pets:write"');
+      expect(await refused.json()).toMatchObject({ code: 'insufficient_scope', status: 403 });
+      const [record] = (JSON.parse((await keys('list', '--json')).stdout) as Array<{ name: string; scopes: string[] }>).filter(
+        ({ name }) => name === 'storefront',
+      );
+      expect(record.scopes).toEqual(['pets:read']);
+    });
+
+    it('makes the client throw ForbiddenError and the petstore CLI exit 1 with the message', async () => {
+      const client = new PetstoreClient({ baseUrl: `${service.origin}/v1`, apiKey: key, maxRetries: 0 });
+      const error = await client.createPet({ name: 'Rex', categoryId: 1 }).catch((reason: unknown) => reason);
+      expect(error).toBeInstanceOf(ForbiddenError);
+      expect(error).toMatchObject({ status: 403, code: 'insufficient_scope' });
+      const cli = promisify(execFile)(process.execPath, [BUILT_CLI, 'pets', 'add', '--name', 'Rex', '--category', '1'], {
+        env: { PATH: process.env.PATH ?? '', PETSTORE_URL: `${service.origin}/v1`, PETSTORE_API_KEY: key },
+      });
+      await expect(cli).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/pets:write.*insufficient_scope, HTTP 403/) });
+    });
+  });
+
+  it.each([
+    [['--scopes', 'pets:admin'], 'unknown scope "pets:admin"'],
+    [['--scopes', ''], 'an empty scope'],
+    [['--scopes', 'pets:read,pets:read'], 'scope "pets:read" is named twice'],
+  ])('refuses create %j as a usage error (exit 2) naming the scope', async (args, message) => {
+    await expect(keys('create', '--name', 'bad', ...args)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(message) });
+  });
+
+  it('rotates a key: a new one printed once, both work during the grace period, then only the new one', async () => {
+    const old = (await keys('create', '--name', 'back office', '--scopes', 'pets:write')).stdout.trim();
+    const [{ id }] = (JSON.parse((await keys('list', '--json')).stdout) as Array<{ id: number; name: string }>).filter(
+      ({ name }) => name === 'back office',
+    );
+    // 0.001 h = 3.6 s.
+    const rotated = await keys('rotate', String(id), '--grace-hours', '0.001');
+    const replacement = rotated.stdout.trim();
+    expect(replacement).toMatch(/^pk_[A-Za-z0-9_-]{43}$/);
+    expect(rotated.stderr).toMatch(new RegExp(`"back office" replaces key ${id}, scopes pets:write`));
+    const listed = JSON.parse((await keys('list', '--json')).stdout) as Array<{ id: number; replacesId: number | null; replacedById: number | null; expiresAt: number | null; scopes: string[] }>;
+    const [before, after] = [listed.find((r) => r.id === id), listed.find((r) => r.replacesId === id)];
+    expect(after).toMatchObject({ scopes: ['pets:write'], expiresAt: null });
+    expect(before?.replacedById).toBe(after?.id);
+    expect((await keys('list')).stdout).toMatch(new RegExp(`\n${after?.id}\t.*\t${id}\t-\n`));
+
+    const expiresAt = before?.expiresAt as number;
+    expect((await list(old)).status).not.toBe(401);
+    expect((await list(replacement)).status).not.toBe(401);
+    while ((await list(old)).status !== 401) {
+      expect(Date.now() - expiresAt).toBeLessThan(2_000 + 500);
+      await sleep(100);
+    }
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+    // The write-only key is refused listPets for its scope (403), never for being unknown.
+    expect((await list(replacement)).status).toBe(403);
+    expect(service.stdout()).not.toContain(replacement);
   });
 });

@@ -7,6 +7,7 @@ export {
   BadRequestError,
   ConflictError,
   ConnectionError,
+  ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
   PetstoreApiError,

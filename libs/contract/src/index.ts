@@ -3,6 +3,8 @@ export { PetStatus, PET_STATUSES } from './lib/pet-status';
 export type { Pet, NewPet } from './lib/pet';
 export { ERROR_CODES } from './lib/error-body';
 export type { ErrorBody, ErrorCode } from './lib/error-body';
+export { OPERATION_SCOPES, SCOPES } from './lib/scopes';
+export type { OperationId, Scope } from './lib/scopes';
 export {
   API_PREFIX,
   API_VERSION,

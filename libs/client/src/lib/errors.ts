@@ -35,6 +35,10 @@ export class BadRequestError extends PetstoreApiError {
 export class UnauthorizedError extends PetstoreApiError {
   override name = 'UnauthorizedError';
 }
+/** 403: the API key is valid but lacks the scope the operation needs (`insufficient_scope`), e.g. a read-only key creating. */
+export class ForbiddenError extends PetstoreApiError {
+  override name = 'ForbiddenError';
+}
 /** 404: no such pet. */
 export class NotFoundError extends PetstoreApiError {
   override name = 'NotFoundError';
@@ -94,6 +98,7 @@ export class TimeoutError extends PetstoreError {
 const BY_STATUS: Record<number, typeof PetstoreApiError> = {
   400: BadRequestError,
   401: UnauthorizedError,
+  403: ForbiddenError,
   404: NotFoundError,
   409: ConflictError,
   413: PayloadTooLargeError,

@@ -13,6 +13,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
+  ForbiddenError,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from './errors';
@@ -162,6 +163,7 @@ describe(PetstoreClient.name, () => {
     it.each([
       [400, 'validation_failed', BadRequestError],
       [401, 'unauthorized', UnauthorizedError],
+      [403, 'insufficient_scope', ForbiddenError],
       [404, 'not_found', NotFoundError],
       [409, 'idempotency_key_in_use', ConflictError],
       [413, 'payload_too_large', PayloadTooLargeError],

@@ -1,11 +1,13 @@
+import type { Scope } from '@petstore/contract';
 import { Column, Entity, Generated, PrimaryColumn } from 'typeorm';
 import { safeInteger } from '../database/safe-integer';
+import { scopeList } from './scope-list';
 
 const nullableInteger = { type: 'bigint', nullable: true, transformer: safeInteger } as const;
 
 /**
- * A stored API key: its SHA-256 (never the key), a name, and its life. Times are epoch milliseconds, which both
- * databases store the same way.
+ * A stored API key: its SHA-256 (never the key), a name, what it may do, and its life. Times are epoch milliseconds,
+ * which both databases store the same way.
  */
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity {
@@ -23,6 +25,14 @@ export class ApiKeyEntity {
   /** The start of the key, to tell keys apart in listings. */
   @Column({ name: 'shown_part', type: 'varchar', length: 16 })
   shownPart!: string;
+
+  /** Stored space-separated, as OAuth writes a `scope`. */
+  @Column({ type: 'varchar', length: 100, transformer: scopeList })
+  scopes!: Scope[];
+
+  /** The key this one replaced (`keys rotate`); unique, so that a key is replaced once. */
+  @Column({ name: 'replaces_id', ...nullableInteger })
+  replacesId!: number | null;
 
   @Column({ name: 'created_at', type: 'bigint', transformer: safeInteger })
   createdAt!: number;

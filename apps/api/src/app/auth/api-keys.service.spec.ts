@@ -19,6 +19,8 @@ describe(ApiKeysService.name, () => {
       name: 'ci',
       keyHash: hashApiKey(storedKey).toString('hex'),
       shownPart: storedKey.slice(0, 12),
+      scopes: ['pets:read'],
+      replacesId: null,
       createdAt: 0,
       expiresAt: null,
       revokedAt: null,
@@ -46,6 +48,11 @@ describe(ApiKeysService.name, () => {
     expect(await sut.authenticate(storedKey, 1_000)).toBe('key:7');
     expect(store.findByHash).toHaveBeenCalledWith(record.keyHash);
     expect(store.touch).toHaveBeenCalledWith(7, 1_000);
+  });
+
+  it('gives configured keys every scope, and a stored key the scopes it was issued with', async () => {
+    expect(await sut.check(configured[0])).toMatchObject({ scopes: ['pets:read', 'pets:write'] });
+    expect(await sut.check(storedKey)).toEqual({ holder: 'key:7', scopes: ['pets:read'] });
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { type Scope, SCOPES } from '@petstore/contract';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
@@ -14,9 +15,15 @@ const TOUCH_EVERY_MS = 60_000;
 
 export type KeyRefusal = 'unknown' | 'revoked' | 'expired';
 
+/** An accepted key: who holds it (for rate limiting, never the key itself) and what it may do. */
+export interface KeyHolder {
+  holder: string;
+  scopes: readonly Scope[];
+}
+
 interface CachedLookup {
   checkedAt: number;
-  record: { id: number; expiresAt: number | null; revokedAt: number | null } | null;
+  record: { id: number; expiresAt: number | null; revokedAt: number | null; scopes: readonly Scope[] } | null;
 }
 
 /**
@@ -26,7 +33,7 @@ interface CachedLookup {
  */
 @Injectable()
 export class ApiKeysService {
-  /** Keys from API_KEYS: their digests, and the holder names derived from them once. */
+  /** Keys from API_KEYS: their digests, and the holder names derived from them once. They hold every scope. */
   private readonly configured: { digest: Buffer; holder: string }[];
   private readonly cache = new Map<string, CachedLookup>();
   private readonly touched = new Map<number, number>();
@@ -48,25 +55,25 @@ export class ApiKeysService {
     return 'holder' in checked ? checked.holder : undefined;
   }
 
-  /** The holder of the key, or why it is refused (for the metrics; a client is told only that it is refused). */
-  async check(presented: string, now = Date.now()): Promise<{ holder: string } | { refused: KeyRefusal }> {
+  /** The holder of the key and its scopes, or why it is refused (for the metrics; a client is told only that it is refused). */
+  async check(presented: string, now = Date.now()): Promise<KeyHolder | { refused: KeyRefusal }> {
     const digest = hashApiKey(presented);
     let configured: string | undefined;
     for (const known of this.configured) if (timingSafeEqual(known.digest, digest)) configured = known.holder;
-    if (configured !== undefined) return { holder: configured };
+    if (configured !== undefined) return { holder: configured, scopes: SCOPES };
 
     const { record } = await this.lookup(digest.toString('hex'), now);
     if (!record) return { refused: 'unknown' };
     if (!isActive(record, now)) return { refused: record.revokedAt !== null ? 'revoked' : 'expired' };
     this.touch(record.id, now);
-    return { holder: `key:${record.id}` };
+    return { holder: `key:${record.id}`, scopes: record.scopes };
   }
 
   private async lookup(hex: string, now: number): Promise<CachedLookup> {
     const cached = this.cache.get(hex);
     if (cached && now - cached.checkedAt < KEY_CACHE_MS) return cached;
     const found = await this.database.run(() => this.store.findByHash(hex));
-    const entry: CachedLookup = { checkedAt: now, record: found && { id: found.id, expiresAt: found.expiresAt, revokedAt: found.revokedAt } };
+    const entry: CachedLookup = { checkedAt: now, record: found && { id: found.id, expiresAt: found.expiresAt, revokedAt: found.revokedAt, scopes: found.scopes } };
     this.cache.delete(hex);
     this.cache.set(hex, entry);
     // Guessed keys must not grow the cache without bound: drop the oldest entries.

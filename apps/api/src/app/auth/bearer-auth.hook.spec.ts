@@ -29,7 +29,9 @@ describe(useBearerAuth.name, () => {
     keys = {
       check: jest.fn(async (token: string) => {
         calls.push('authenticate');
-        return token === 'good-key' ? { holder: 'env:holder' } : { refused: token === 'old-key' ? 'revoked' : 'unknown' };
+        if (token === 'good-key') return { holder: 'env:holder', scopes: ['pets:read', 'pets:write'] };
+        if (token === 'read-key') return { holder: 'key:2', scopes: ['pets:read'] };
+        return { refused: token === 'old-key' ? 'revoked' : 'unknown' };
       }),
     };
     limits = {
@@ -78,6 +80,28 @@ describe(useBearerAuth.name, () => {
     expect(unsupported.json()).toEqual({ code: 'unsupported_media_type' });
     expect(unsupported.headers.ratelimit).toBe('"default";r=9;t=1');
     expect(calls).toEqual(['authenticate', 'consume', 'own']);
+  });
+
+  it("refuses, 403, a valid key without the route's scope: after its rate limit, before the route's own hooks", async () => {
+    await start((fastify) => {
+      useRouteRules(fastify);
+      useAuth(fastify);
+      fastify.post('/v1/things', { config: { jsonBody: true, scope: 'pets:write' }, onRequest: record('own') }, ok);
+      fastify.get('/v1/things', { config: { scope: 'pets:read' } }, ok);
+    });
+    const post = (authorization: string) =>
+      sut.inject({ method: 'POST', url: '/v1/things', headers: { authorization, 'content-type': 'text/plain' }, body: 'x' });
+    const forbidden = await post('Bearer read-key');
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({ code: 'insufficient_scope' });
+    expect(forbidden.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="pets:write"');
+    expect(forbidden.headers.ratelimit).toBe('"default";r=9;t=1');
+    expect(calls).toEqual(['authenticate', 'consume']);
+    expect((await post('Bearer unknown-key')).statusCode).toBe(401);
+    expect((await post(KEY.authorization)).statusCode).toBe(415);
+    expect((await sut.inject({ url: '/v1/things', headers: { authorization: 'Bearer read-key' } })).statusCode).toBe(200);
+    const refusals = await metrics.registry.getSingleMetric('petstore_auth_failures_total')?.get();
+    expect(refusals?.values.find(({ labels }) => labels.reason === 'insufficient_scope')?.value).toBe(1);
   });
 
   it('adds no per-key limit when it is off', async () => {
@@ -140,7 +164,7 @@ describe(useBearerAuth.name, () => {
     for (const authorization of [undefined, 'Basic abc', 'Bearer a b', 'Bearer new-key', 'Bearer old-key']) await send(authorization);
     const counts = async (name: string) =>
       Object.fromEntries(((await metrics.registry.getSingleMetric(name)?.get())?.values ?? []).map(({ labels, value }) => [labels.reason, value]));
-    expect(await counts('petstore_auth_failures_total')).toEqual({ missing: 1, malformed: 2, unknown: 1, revoked: 1, expired: 0 });
+    expect(await counts('petstore_auth_failures_total')).toEqual({ missing: 1, malformed: 2, unknown: 1, revoked: 1, expired: 0, insufficient_scope: 0 });
     expect(await counts('petstore_rate_limit_refusals_total')).toEqual({ key_rate: 1, auth_failures: 1 });
   });
 });

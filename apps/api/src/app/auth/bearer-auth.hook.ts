@@ -1,6 +1,8 @@
+import type { Scope } from '@petstore/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiException } from '../errors/api.exception';
 import { asList, type RouteRules } from '../http/route-rules';
+import { syncHook } from '../http/sync-hook';
 import type { RateLimits } from '../rate-limit/rate-limits';
 import type { Metrics } from '../metrics/metrics';
 import type { ApiKeysService } from './api-keys.service';
@@ -10,6 +12,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who holds the accepted key (`env:…` or `key:<id>`); set once authentication succeeded. */
     apiKeyHolder?: string;
+    /** What the accepted key may do; set with apiKeyHolder. */
+    apiKeyScopes?: readonly Scope[];
   }
 }
 
@@ -20,19 +24,29 @@ export const unauthorized = (headers: Record<string, string> = {}) =>
     'www-authenticate': 'Bearer',
   });
 
+/** RFC 6750, section 3.1: the key is valid but may not do this; `scope` names what it lacks. */
+export const insufficientScope = (scope: Scope) =>
+  new ApiException('insufficient_scope', `This API key does not hold the "${scope}" scope that this operation needs.`, {
+    'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
+
 /**
  * Gives every route that is not declared public (`@Public()`, or declareRouteRules for a plugin's routes) bearer
- * authentication and then, when that limit is on, the per-key rate limit. Decided once per route as it is registered,
- * from its config alone: these become the route's first request hooks, so they run after the global ones (request id,
- * bounds) and before the route's own checks (415). Requests that match no route (404, 405) need no key. Call before
- * routes are registered, and after the rules of plugins' routes are declared.
+ * authentication, then, when that limit is on, the per-key rate limit (which so counts a request refused for its
+ * scope), then the check of the scope the route declares. Decided once per route as it is registered, from its
+ * config alone: these become the route's first request hooks, so they run after the global ones (request id,
+ * bounds) and before the route's own checks (415) and the body: a key without the scope learns nothing about
+ * validation or limits. Requests that match no route (404, 405) need no key. Call before routes are registered, and
+ * after the rules of plugins' routes are declared.
  */
 export function useBearerAuth(fastify: FastifyInstance, keys: ApiKeysService, limits: RateLimits, metrics: Metrics): void {
   const authenticate = bearerAuthHook(keys, limits, metrics);
   const hooks = limits.perKeyEnabled ? [authenticate, rateLimitHook(limits, metrics)] : [authenticate];
   fastify.addHook('onRoute', (route) => {
-    if ((route.config as RouteRules | undefined)?.public) return;
-    route.onRequest = [...hooks, ...asList(route.onRequest)];
+    const { public: isPublic, scope } = (route.config ?? {}) as RouteRules;
+    if (isPublic) return;
+    const scoped = scope === undefined ? hooks : [...hooks, scopeHook(scope, metrics)];
+    route.onRequest = [...scoped, ...asList(route.onRequest)];
   });
 }
 
@@ -57,7 +71,17 @@ export function bearerAuthHook(keys: ApiKeysService, limits: RateLimits, metrics
       throw unauthorized(await limits.recordAuthenticationFailure(request.ip));
     }
     request.apiKeyHolder = checked.holder;
+    request.apiKeyScopes = checked.scopes;
   };
+}
+
+/** Refuses, 403, an authenticated request whose key does not hold `scope`. */
+export function scopeHook(scope: Scope, metrics: Metrics): onRequestHookHandler {
+  return syncHook((request: FastifyRequest) => {
+    if (request.apiKeyScopes?.includes(scope)) return;
+    metrics.authFailures.inc({ reason: 'insufficient_scope' });
+    throw insufficientScope(scope);
+  });
 }
 
 /**

@@ -23,4 +23,19 @@ export abstract class DatabaseDialect {
   adaptTo(_dataSource: DataSource, _failure: unknown): string | undefined {
     return undefined;
   }
+
+  /**
+   * Connects once, adapting as adaptTo says, for one-shot commands (`npm run keys`) that have no retry loop of
+   * their own: they must work through PgBouncer as the service does.
+   */
+  async connectOnce(dataSource: DataSource): Promise<void> {
+    for (;;) {
+      try {
+        await dataSource.initialize();
+        return;
+      } catch (error) {
+        if (!this.adaptTo(dataSource, error)) throw error;
+      }
+    }
+  }
 }

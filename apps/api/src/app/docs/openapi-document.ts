@@ -1,11 +1,24 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_VERSION, LIST_LIMIT } from '@petstore/contract';
+import { API_VERSION, LIST_LIMIT, OPERATION_SCOPES, SCOPES } from '@petstore/contract';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import type { AppConfig } from '../config/app-config';
 import { allowOriginHeader } from './response-headers';
 
 export const BEARER_SCHEME = 'bearer';
+
+const operationsNeeding = (scope: string) =>
+  Object.entries(OPERATION_SCOPES)
+    .filter(([, needed]) => needed === scope)
+    .map(([operation]) => `\`${operation}\``)
+    .join(', ');
+
+// OpenAPI 3.0 lists scopes only for OAuth 2 schemes: a bearer scheme's scopes are told in its description.
+const SCHEME_DESCRIPTION =
+  'An API key issued by the operator. A key holds one or both scopes: ' +
+  SCOPES.map((scope) => `\`${scope}\` (${operationsNeeding(scope)})`).join(', ') +
+  '. Keys from `API_KEYS` hold both. A valid key without the scope an operation needs is answered `403` ' +
+  '(`insufficient_scope`), with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`.';
 
 /** The OpenAPI document, generated from the controllers' and the contract's decorators. */
 export function buildOpenApiDocument(
@@ -22,7 +35,7 @@ export function buildOpenApiDocument(
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     // Keys are opaque strings, not JWTs (addBearerAuth would otherwise claim `bearerFormat: JWT`).
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key issued by the operator.' },
+      { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: SCHEME_DESCRIPTION },
       BEARER_SCHEME,
     )
     .addSecurityRequirements(BEARER_SCHEME)

@@ -60,6 +60,14 @@ export const UNAUTHORIZED_HEADERS: HeaderDocs = {
   ...AUTH_FAILURE_RATE_LIMIT_HEADERS,
 };
 
+/** On a 403: RFC 6750's challenge naming the scope the operation needs. */
+export const insufficientScopeHeaders = (scope: string): HeaderDocs => ({
+  'WWW-Authenticate': fixedHeader(
+    'RFC 6750 (section 3.1): the key lacks the scope this operation needs.',
+    `Bearer error="insufficient_scope", scope="${scope}"`,
+  ),
+});
+
 export const TOO_MANY_REQUESTS_HEADERS: HeaderDocs = {
   ...RETRY_AFTER_HEADER,
   'RateLimit-Policy': policyField(

@@ -9,7 +9,7 @@ const BATCH_SIZE_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 const STORE_OPERATIONS = ['find_by_ids', 'find_page', 'insert_batch', 'purge_idempotency_keys'] as const;
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];
-export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired';
+export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired' | 'insufficient_scope';
 export type RateLimitReason = 'key_rate' | 'auth_failures';
 
 /**
@@ -70,7 +70,7 @@ export class Metrics {
 
   readonly authFailures = new Counter({
     name: 'petstore_auth_failures_total',
-    help: 'Requests refused with 401, by why the key was not accepted.',
+    help: 'Requests refused for their key: 401 by why it was not accepted, 403 (insufficient_scope) when it may not do the operation.',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
@@ -107,7 +107,7 @@ export class Metrics {
       labelNames: ['version', 'node_version'],
       registers: [this.registry],
     }).set({ version: API_VERSION, node_version: globalThis.process.versions.node }, 1);
-    for (const reason of ['missing', 'malformed', 'unknown', 'revoked', 'expired'] satisfies AuthFailureReason[]) this.authFailures.inc({ reason }, 0);
+    for (const reason of ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'insufficient_scope'] satisfies AuthFailureReason[]) this.authFailures.inc({ reason }, 0);
     for (const reason of ['key_rate', 'auth_failures'] satisfies RateLimitReason[]) this.rateLimitRefusals.inc({ reason }, 0);
     for (const reason of ['in_use', 'reused']) this.idempotencyConflicts.inc({ reason }, 0);
   }

@@ -1,13 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, type ApiOperationOptions } from '@nestjs/swagger';
+import { OPERATION_SCOPES, type OperationId } from '@petstore/contract';
 import { RouteRules } from '../http/route-rules';
 
 /** The contract's operations, as its OpenAPI document names them. */
-export type Operation = 'listPets' | 'createPet' | 'getPet';
+export type Operation = OperationId;
 
 /**
- * Declares an operation once for both its OpenAPI entry and its route's rules, so that metrics, traces and the
- * document all name it alike.
+ * Declares an operation once for both its OpenAPI entry and its route's rules, so that metrics, traces, the scope
+ * check and the document all name it alike. The scope it needs is written into its description.
  */
-export const DocumentedOperation = (options: ApiOperationOptions & { operationId: Operation }) =>
-  applyDecorators(ApiOperation(options), RouteRules({ operation: options.operationId }));
+export const DocumentedOperation = (options: ApiOperationOptions & { operationId: Operation }) => {
+  const scope = OPERATION_SCOPES[options.operationId];
+  return applyDecorators(
+    ApiOperation({ ...options, description: `${options.description ?? ''} Needs an API key with the \`${scope}\` scope.`.trim() }),
+    RouteRules({ operation: options.operationId, scope }),
+  );
+};

@@ -1,7 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
-import { API_PREFIX, CURSOR_LENGTH, GET_PET_SUNSET, IDEMPOTENCY_KEY_LENGTH, LIST_LIMIT, MAX_ID } from '@petstore/contract';
+import {
+  API_PREFIX,
+  CURSOR_LENGTH,
+  GET_PET_SUNSET,
+  IDEMPOTENCY_KEY_LENGTH,
+  LIST_LIMIT,
+  MAX_ID,
+  OPERATION_SCOPES,
+  type OperationId,
+} from '@petstore/contract';
 import { BASE_URL_MAX_LENGTH } from '../config/app-config';
 import {
   fixedHeader,
@@ -11,6 +20,7 @@ import {
   stringHeader,
   TOO_MANY_REQUESTS_HEADERS,
   UNAUTHORIZED_HEADERS,
+  insufficientScopeHeaders,
 } from '../docs/response-headers';
 import { DocumentedOperation } from '../observability/operation';
 import { GET_PET_HEADERS } from './get-pet.headers';
@@ -23,15 +33,21 @@ const error = (status: number, description: string, headers: HeaderDocs) =>
 /**
  * The answers of one operation. `own` are the headers the operation sends on every answer; every answer after
  * authentication also carries the key's RateLimit fields. A 401 comes before authentication and carries the
- * address's failed-authentication budget instead; a 429 carries the limit it hit.
+ * address's failed-authentication budget instead; a 429 carries the limit it hit; a 403 names the scope needed.
  */
-function responses(own: HeaderDocs) {
+function responses(operation: OperationId, own: HeaderDocs) {
   const authenticated = (headers: HeaderDocs = {}): HeaderDocs => ({ ...own, ...RATE_LIMIT_HEADERS, ...headers });
+  const scope = OPERATION_SCOPES[operation];
   return {
     authenticated,
     error: (status: number, description: string, headers?: HeaderDocs) => error(status, description, authenticated(headers)),
     common: () => [
       error(401, 'Missing or invalid API key (`unauthorized`).', { ...own, ...UNAUTHORIZED_HEADERS }),
+      error(
+        403,
+        `The API key is valid but does not hold the \`${scope}\` scope this operation needs (\`insufficient_scope\`).`,
+        authenticated(insufficientScopeHeaders(scope)),
+      ),
       error(
         429,
         'Too many requests for this key, or too many failed authentications from this address (`rate_limited`).',
@@ -58,7 +74,7 @@ const NEXT_LINK_MAX_LENGTH =
   BASE_URL_MAX_LENGTH + `<>; rel="next"/pets?limit=${LIST_LIMIT.max}&status=available&cursor=`.length + CURSOR_LENGTH.max;
 
 export const ListPetsDocs = () => {
-  const answers = responses({});
+  const answers = responses('listPets', {});
   return applyDecorators(
     DocumentedOperation({
       operationId: 'listPets',
@@ -85,7 +101,7 @@ export const ListPetsDocs = () => {
 };
 
 export const CreatePetDocs = () => {
-  const answers = responses({});
+  const answers = responses('createPet', {});
   return applyDecorators(
     DocumentedOperation({
       operationId: 'createPet',
@@ -136,7 +152,7 @@ export const CreatePetDocs = () => {
 };
 
 export const GetPetDocs = () => {
-  const answers = responses(deprecationHeaders);
+  const answers = responses('getPet', deprecationHeaders);
   return applyDecorators(
     DocumentedOperation({
       operationId: 'getPet',
