@@ -20,6 +20,12 @@ describe(loadConfig.name, () => {
       logLevel: 'info',
       metrics: { port: 9464, host: '127.0.0.1' },
       tracing: false,
+      webhooks: {
+        allowInsecure: false,
+        allowPrivateAddresses: false,
+        retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],
+        timeoutMs: 10_000,
+      },
     });
   });
 
@@ -37,8 +43,13 @@ describe(loadConfig.name, () => {
       NODE_ENV: 'production',
       METRICS_PORT: '9100',
       METRICS_HOST: '10.0.0.5',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'TRUE',
+      WEBHOOK_RETRY_SCHEDULE: '0.2, 1,3',
+      WEBHOOK_TIMEOUT_MS: '500',
     });
     expect(config).toMatchObject({
+      webhooks: { allowInsecure: true, allowPrivateAddresses: true, retryScheduleSeconds: [0.2, 1, 3], timeoutMs: 500 },
       metrics: { port: 9100, host: '10.0.0.5' },
       port: 8080,
       host: '127.0.0.1',
@@ -67,6 +78,12 @@ describe(loadConfig.name, () => {
 
   it('refuses production without keys', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/API_KEYS must list at least one key when NODE_ENV=production/);
+  });
+
+  it('reads an empty WEBHOOK_RETRY_SCHEDULE as the default, and refuses a bad one or a flag that is not true or false', () => {
+    expect(loadConfig({ API_KEYS: KEY, WEBHOOK_RETRY_SCHEDULE: '' }).webhooks.retryScheduleSeconds).toHaveLength(9);
+    expect(() => loadConfig({ API_KEYS: KEY, WEBHOOK_RETRY_SCHEDULE: '5,x' })).toThrow(/WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds/);
+    expect(() => loadConfig({ API_KEYS: KEY, WEBHOOK_ALLOW_INSECURE: 'yes' })).toThrow(/WEBHOOK_ALLOW_INSECURE must be true or false/);
   });
 
   it('names every bad variable at once', () => {

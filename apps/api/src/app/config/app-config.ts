@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_PREFIX } from '@petstore/contract';
 import { z } from 'zod';
+import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE_SECONDS } from '../webhooks/retry-schedule';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -73,7 +74,33 @@ const databaseSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
 });
 
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => value === 'true' || value === 'false', 'must be true or false')
+  .transform((value) => value === 'true');
+
+// Seconds between a message's attempts, e.g. "5,300,1800": the retries after the first attempt, then it fails.
+const retrySchedule = z.string().transform((raw, ctx) => {
+  try {
+    return parseRetrySchedule(raw);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `must be comma-separated seconds (${(error as Error).message})` });
+    return z.NEVER;
+  }
+});
+
+/** What the webhook deliveries and `npm run webhooks` read: the same rules for registering and for delivering. */
+const webhookSchema = z.object({
+  WEBHOOK_ALLOW_INSECURE: optional(flag.default(false)),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(flag.default(false)),
+  WEBHOOK_RETRY_SCHEDULE: optional(retrySchedule.default([...STANDARD_RETRY_SCHEDULE_SECONDS])),
+  WEBHOOK_TIMEOUT_MS: optional(integer(100, 60_000).default(10_000)),
+});
+
 const envSchema = databaseSchema
+  .extend(webhookSchema.shape)
   .extend({
     PORT: optional(integer(0, 65535).default(3000)),
     HOST: optional(z.string().trim().default('0.0.0.0')),
@@ -129,6 +156,19 @@ export interface AppConfig {
   metrics?: { port: number; host: string };
   /** OpenTelemetry's standard variables ask for traces (see {@link tracingRequested}). */
   tracing: boolean;
+  webhooks: WebhookConfig;
+}
+
+/** How webhooks are delivered, and which endpoints may be registered. */
+export interface WebhookConfig {
+  /** `http://` endpoints are accepted as well as `https://` (tests, private networks). */
+  allowInsecure: boolean;
+  /** Endpoints may resolve to loopback, private, link-local or metadata addresses (tests, private networks). */
+  allowPrivateAddresses: boolean;
+  /** Seconds before each retry after the first attempt; when they run out, the message has failed. */
+  retryScheduleSeconds: number[];
+  /** One attempt's deadline: connection, request and the response's head. */
+  timeoutMs: number;
 }
 
 /** Raised with every problem found, so that an operator fixes the environment in one go. */
@@ -154,6 +194,18 @@ const toDatabaseConfig = (e: z.output<typeof databaseSchema>): DatabaseConfig =>
   statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
 });
 
+const toWebhookConfig = (e: z.output<typeof webhookSchema>): WebhookConfig => ({
+  allowInsecure: e.WEBHOOK_ALLOW_INSECURE,
+  allowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
+  retryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE,
+  timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+});
+
+/** Only the WEBHOOK_* variables, for `npm run webhooks`, which checks endpoints as deliveries will. */
+export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
+  return toWebhookConfig(parse(webhookSchema, env));
+}
+
 /** Only the DATABASE_* variables, for tools that work on the database without running the service. */
 export function loadDatabaseConfig(env: Env = process.env): DatabaseConfig {
   return toDatabaseConfig(parse(databaseSchema, env));
@@ -178,6 +230,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     metrics: e.METRICS_PORT === 0 ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     tracing: tracingRequested(env),
+    webhooks: toWebhookConfig(e),
   };
 }
 

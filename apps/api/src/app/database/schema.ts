@@ -1,8 +1,16 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
+import { WebhookAttemptEntity } from '../webhooks/webhook-attempt.entity';
+import { WebhookEndpointEntity } from '../webhooks/webhook-endpoint.entity';
 import { migrations } from './migrations';
 
 /**
  * What TypeORM is told about the schema, on either database: the migrations own it (oldest first, never
- * `synchronize`), and only `api_keys` is mapped to a class; the stores of pets and idempotency keys write their SQL.
+ * `synchronize`). The tables the admin commands manage are mapped to classes; the stores of pets, idempotency keys
+ * and the webhook outbox write their SQL.
  */
-export const SCHEMA_OPTIONS = { entities: [ApiKeyEntity], migrations, migrationsRun: false, synchronize: false };
+export const SCHEMA_OPTIONS = {
+  entities: [ApiKeyEntity, WebhookEndpointEntity, WebhookAttemptEntity],
+  migrations,
+  migrationsRun: false,
+  synchronize: false,
+};

@@ -1,0 +1,44 @@
+import type { Pet } from '@petstore/contract';
+import type { ValueTransformer } from 'typeorm';
+
+/** The events an endpoint can receive. */
+export const WEBHOOK_EVENT_TYPES = ['pet.created'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The body of every message: the event's type, when it happened (RFC 3339), and its data. */
+export interface WebhookEvent {
+  type: WebhookEventType;
+  timestamp: string;
+  data: Pet;
+}
+
+/** `webhook-id` of a message: the same on every attempt of it. */
+export const messageId = (id: number) => `msg_${id}`;
+
+/** The body as sent, the same bytes on every attempt: the pet as its 201 answered it, fields in the interface's order. */
+export function eventBody(type: WebhookEventType, createdAt: number, pet: Pet): string {
+  const event: WebhookEvent = { type, timestamp: new Date(createdAt).toISOString(), data: pet };
+  return JSON.stringify(event);
+}
+
+const isEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+
+/**
+ * The events of `webhooks add --events`, comma-separated: an unknown, empty or repeated one is refused, naming it.
+ */
+export function parseEventTypes(text: string): WebhookEventType[] {
+  const events: WebhookEventType[] = [];
+  for (const item of text.split(',').map((part) => part.trim())) {
+    if (item === '') throw new Error(`an empty event type in "${text}"; name one or more of ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+    if (!isEventType(item)) throw new Error(`unknown event type "${item}"; the event types are ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+    if (events.includes(item)) throw new Error(`event type "${item}" is named twice.`);
+    events.push(item);
+  }
+  return events;
+}
+
+/** Event types are stored space-separated; the outbox trigger matches them so (create-webhooks migration). */
+export const eventList: ValueTransformer = {
+  from: (value: unknown) => (typeof value === 'string' ? value.split(' ').filter(isEventType) : value),
+  to: (value: unknown) => (Array.isArray(value) ? value.join(' ') : value),
+};
