@@ -9,6 +9,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PetsModule } from './pets/pets.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -24,6 +25,7 @@ export class AppModule {
         RateLimitModule,
         AuthModule,
         PetsModule,
+        WebhooksModule,
         HealthModule,
       ],
     };

@@ -88,6 +88,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookAttempts = new Counter({
+    name: 'petstore_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome: delivered (a 2xx), retrying (failed; another is scheduled) or failed (the last).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'petstore_webhook_deliveries_total',
+    help: 'Webhook messages finished, by outcome: delivered, or failed once every scheduled attempt had failed.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookAttemptDuration = new Histogram({
+    name: 'petstore_webhook_attempt_duration_seconds',
+    help: 'Duration of webhook delivery attempts, from resolving the host to the answer or the failure.',
+    buckets: HTTP_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
   /** @param process also Node's process metrics (event-loop lag, heap, GC, handles), as the service exports them. */
   constructor({ process = false }: { process?: boolean } = {}) {
     if (process) collectDefaultMetrics({ register: this.registry });
@@ -110,6 +131,8 @@ export class Metrics {
     for (const reason of ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'insufficient_scope'] satisfies AuthFailureReason[]) this.authFailures.inc({ reason }, 0);
     for (const reason of ['key_rate', 'auth_failures'] satisfies RateLimitReason[]) this.rateLimitRefusals.inc({ reason }, 0);
     for (const reason of ['in_use', 'reused']) this.idempotencyConflicts.inc({ reason }, 0);
+    for (const outcome of ['delivered', 'retrying', 'failed']) this.webhookAttempts.inc({ outcome }, 0);
+    for (const outcome of ['delivered', 'failed']) this.webhookDeliveries.inc({ outcome }, 0);
   }
 
   /** Times one piece of the stores' database work. */

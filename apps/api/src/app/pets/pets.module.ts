@@ -22,7 +22,7 @@ import { SqlitePetStore } from './stores/sqlite-pet-store';
       inject: [DataSource, DatabaseConnection, DatabaseDialect, Metrics],
       useFactory: (dataSource: DataSource, database: DatabaseConnection, dialect: DatabaseDialect, metrics: Metrics): PetStore =>
         dialect instanceof SqliteDialect
-          ? new SqlitePetStore(dataSource, database, dialect.config, metrics)
+          ? new SqlitePetStore(dataSource, database, dialect, metrics)
           : new PostgresPetStore(dataSource, database, metrics),
     },
   ],

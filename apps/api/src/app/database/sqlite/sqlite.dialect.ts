@@ -4,6 +4,7 @@ import { DatabaseDialect } from '../database-dialect';
 import { statementSpans } from '../../observability/statement-spans';
 import { SCHEMA_OPTIONS } from '../schema';
 import { spannedDatabase } from './spanned-database';
+import { TransactionQueue } from './transaction-queue';
 
 export type SqliteConfig = Extract<DatabaseConfig, { type: 'sqlite' }>;
 
@@ -14,6 +15,9 @@ const WAL_RETRY_MS = 10;
 
 /** An embedded file in WAL mode, which any number of processes may share. */
 export class SqliteDialect extends DatabaseDialect {
+  /** Every multi-statement transaction of this process's writing connection takes its turn here. */
+  readonly transactions = new TransactionQueue();
+
   constructor(readonly config: SqliteConfig) {
     super();
   }

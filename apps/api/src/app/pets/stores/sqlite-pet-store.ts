@@ -2,7 +2,7 @@ import type { Pet, PetStatus } from '@petstore/contract';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConnection } from '../../database/database-connection';
 import type { Metrics } from '../../metrics/metrics';
-import type { SqliteConfig } from '../../database/sqlite/sqlite.dialect';
+import type { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
 import type { IdempotentInsert, PetPageQuery } from '../pet-store';
 import type { PendingCreate } from './batched-creates';
@@ -42,7 +42,7 @@ export class SqlitePetStore extends BatchingPetStore {
   constructor(
     private readonly dataSource: DataSource,
     database: DatabaseConnection,
-    private readonly config: SqliteConfig,
+    private readonly dialect: SqliteDialect,
     metrics: Metrics,
   ) {
     super(database, metrics);
@@ -59,7 +59,8 @@ export class SqlitePetStore extends BatchingPetStore {
   }
 
   protected writeBatch(batch: PendingCreate[]): Promise<IdempotentInsert[]> {
-    return writeSqliteBatch((sql, parameters) => this.dataSource.query(sql, parameters), batch);
+    // Its turn among the connection's transactions, which the webhook outbox's writes share.
+    return this.dialect.transactions.run(() => writeSqliteBatch((sql, parameters) => this.dataSource.query(sql, parameters), batch));
   }
 
   protected deleteIdempotencyKeys(before: number): Promise<unknown> {
@@ -75,8 +76,8 @@ export class SqlitePetStore extends BatchingPetStore {
   /** Opened on the first read, which comes after the file was created and migrated; none for an in-memory database. */
   private async openReaders(): Promise<SqliteReaders | undefined> {
     // An in-memory database exists only inside its one connection.
-    if (this.config.path === ':memory:') return undefined;
-    this.opening ??= SqliteReaders.open(this.config.path, READERS, this.config.connectTimeoutMs);
+    if (this.dialect.config.path === ':memory:') return undefined;
+    this.opening ??= SqliteReaders.open(this.dialect.config.path, READERS, this.dialect.config.connectTimeoutMs);
     this.readers = await this.opening;
     return this.readers;
   }

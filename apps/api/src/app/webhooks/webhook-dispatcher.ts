@@ -1,0 +1,217 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { setMaxListeners } from 'node:events';
+import type { AppConfig, WebhookConfig } from '../config/app-config';
+import { DatabaseConnection } from '../database/database-connection';
+import { Metrics } from '../metrics/metrics';
+import { GroupCommit } from '../pets/group-commit';
+import { checkWebhookUrl } from './address-policy';
+import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, type OutboxDepth, WebhookOutbox } from './outbox/webhook-outbox';
+import { nextAttemptDelayMs } from './retry-schedule';
+import { eventBody, messageId } from './webhook-event';
+import { type DeliveryResult, sendWebhook } from './webhook-sender';
+import { webhookHeaders } from './webhook-signature';
+
+/** How often the outbox is looked at for due messages (and for endpoints added by `npm run webhooks`). */
+const POLL_MS = 200;
+/** Attempts in flight per endpoint and instance: a slow endpoint holds only its own. */
+const PER_ENDPOINT = 32;
+/** A claim is renewed once at most this many of an endpoint's attempts are left in flight, so claims come in batches. */
+const CLAIM_AGAIN_AT = PER_ENDPOINT / 2;
+/** Beyond the attempt's deadline, the time to record its outcome before another instance may claim the message. */
+const LEASE_MARGIN_MS = 20_000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+/** Delivered and failed messages, and attempts, are kept this long for `npm run webhooks -- deliveries`. */
+const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
+/** A failing database is reported once per this, not once per poll. */
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * Delivers the outbox's messages: at least once, each by one instance at a time (claimed with a lease), signed per
+ * Standard Webhooks, retried on the configured schedule and then marked failed. Every instance runs one; with no
+ * endpoint registered it only looks, five times a second, at an empty table. Endpoints never wait for each other:
+ * each has its own attempts in flight. Outcomes are recorded in batches, one transaction each.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookDispatcher.name);
+  private readonly config: WebhookConfig;
+  private readonly inFlight = new Map<number, number>();
+  /** Endpoints whose last claim filled all their room: more of their messages may be due. */
+  private readonly backlogged = new Set<number>();
+  private readonly attempts = new Set<Promise<void>>();
+  /** Messages claimed by this instance and not yet recorded: released at shutdown for another instance to take. */
+  private readonly claimed = new Set<number>();
+  private readonly stop = new AbortController();
+  private readonly records = new GroupCommit<AttemptRecord, void>(async (batch) => {
+    await this.database.run(() => this.outbox.record(batch));
+    return batch.map(() => undefined);
+  });
+  private poller?: NodeJS.Timeout;
+  private purger?: NodeJS.Timeout;
+  private polling = false;
+  private pollAgain = false;
+  private warnedAt = -Infinity;
+
+  constructor(
+    config: ConfigService<AppConfig, true>,
+    private readonly outbox: WebhookOutbox,
+    private readonly database: DatabaseConnection,
+    private readonly metrics: Metrics,
+  ) {
+    this.config = config.get('webhooks', { infer: true });
+    // Every attempt in flight listens to it, many more than Node's default warning level of 10.
+    setMaxListeners(0, this.stop.signal);
+  }
+
+  onApplicationBootstrap(): void {
+    this.poller = setInterval(() => void this.poll(), POLL_MS).unref();
+    this.purger = setInterval(() => void this.purge(), PURGE_EVERY_MS).unref();
+    this.exportDepth();
+  }
+
+  /**
+   * Stops claiming, cancels the attempts in flight (their receivers may have the message: it is sent again, which
+   * at-least-once allows) and releases what this instance claimed, so that another instance need not wait for the lease.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.poller);
+    clearInterval(this.purger);
+    this.stop.abort();
+    await Promise.allSettled(this.attempts);
+    const unrecorded = [...this.claimed];
+    if (unrecorded.length > 0) await this.database.run(() => this.outbox.release(unrecorded)).catch(() => undefined);
+  }
+
+  /** Claims what is due for every endpoint with room, and starts its attempts; one poll at a time. */
+  async poll(now = Date.now()): Promise<void> {
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = true;
+    try {
+      do {
+        this.pollAgain = false;
+        if (this.stop.signal.aborted || !this.database.ready) return;
+        const endpoints = await this.database.run(() => this.outbox.endpoints());
+        for (const endpoint of endpoints) await this.claimFor(endpoint, now);
+        now = Date.now();
+      } while (this.pollAgain);
+    } catch (error) {
+      this.warn(`Webhook outbox not polled: ${(error as Error).message}`);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async claimFor(endpoint: DispatchEndpoint, now: number): Promise<void> {
+    const room = PER_ENDPOINT - (this.inFlight.get(endpoint.id) ?? 0);
+    if (room <= 0 || this.stop.signal.aborted) return;
+    const leaseUntil = now + this.config.timeoutMs + LEASE_MARGIN_MS;
+    const messages = await this.database.run(() => this.outbox.claim(endpoint.id, now, leaseUntil, room));
+    if (messages.length === room) this.backlogged.add(endpoint.id);
+    else this.backlogged.delete(endpoint.id);
+    for (const message of messages) this.track(this.attempt(endpoint, message));
+  }
+
+  private track(attempt: Promise<void>): void {
+    this.attempts.add(attempt);
+    void attempt.finally(() => this.attempts.delete(attempt));
+  }
+
+  private async attempt(endpoint: DispatchEndpoint, message: ClaimedMessage): Promise<void> {
+    this.claimed.add(message.id);
+    this.inFlight.set(endpoint.id, (this.inFlight.get(endpoint.id) ?? 0) + 1);
+    try {
+      const attemptedAt = Date.now();
+      const result = await this.send(endpoint, message, attemptedAt);
+      if (this.stop.signal.aborted) return;
+      const record = this.recordOf(message, attemptedAt, result);
+      this.metrics.webhookAttempts.inc({ outcome: record.outcome });
+      this.metrics.webhookAttemptDuration.observe(result.durationMs / 1000);
+      if (record.outcome !== 'retrying') this.metrics.webhookDeliveries.inc({ outcome: record.outcome });
+      if (record.outcome === 'failed') {
+        this.logger.warn(`Webhook ${messageId(message.id)} to endpoint ${endpoint.id} failed after ${record.attempt} attempt(s): ${record.error}`);
+      }
+      await this.records.add(record);
+      this.claimed.delete(message.id);
+    } catch (error) {
+      // Not recorded (the database failed): the lease runs out and the message is attempted again.
+      this.warn(`Webhook attempt of ${messageId(message.id)} not recorded: ${(error as Error).message}`);
+    } finally {
+      const left = (this.inFlight.get(endpoint.id) ?? 1) - 1;
+      this.inFlight.set(endpoint.id, left);
+      // A backlog is worked through at the speed of the endpoint, not of the poll.
+      if (left <= CLAIM_AGAIN_AT && this.backlogged.has(endpoint.id)) void this.poll();
+    }
+  }
+
+  private async send(endpoint: DispatchEndpoint, message: ClaimedMessage, attemptedAt: number): Promise<DeliveryResult> {
+    try {
+      // Checked again at every attempt: the configuration may have changed since the endpoint was registered.
+      checkWebhookUrl(endpoint.url, { allowInsecure: this.config.allowInsecure });
+    } catch (error) {
+      return { outcome: 'failed', statusCode: null, error: (error as Error).message.slice(0, 200), durationMs: 0 };
+    }
+    const body = eventBody(message.eventType, message.createdAt, message.pet);
+    return sendWebhook({
+      url: endpoint.url,
+      headers: webhookHeaders({ id: messageId(message.id), timestamp: new Date(attemptedAt), body }, endpoint.secret),
+      body,
+      timeoutMs: this.config.timeoutMs,
+      allowPrivate: this.config.allowPrivateAddresses,
+      signal: this.stop.signal,
+    });
+  }
+
+  private recordOf(message: ClaimedMessage, attemptedAt: number, result: DeliveryResult): AttemptRecord {
+    const attempt = message.attempts + 1;
+    const retryInMs = result.outcome === 'delivered' ? undefined : nextAttemptDelayMs(this.config.retryScheduleSeconds, attempt);
+    const outcome = result.outcome === 'delivered' ? 'delivered' : retryInMs === undefined ? 'failed' : 'retrying';
+    return {
+      messageId: message.id,
+      endpointId: message.endpointId,
+      attempt,
+      attemptedAt,
+      outcome,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
+      nextAttemptAt: retryInMs === undefined ? null : Date.now() + retryInMs,
+    };
+  }
+
+  /** Read when Prometheus scrapes, one query for both; NaN while the database cannot say, so that the scrape still works. */
+  private exportDepth(): void {
+    let reading: { at: number; depth: Promise<OutboxDepth | undefined> } | undefined;
+    const depth = () => {
+      if (!reading || Date.now() - reading.at > 1_000) {
+        reading = { at: Date.now(), depth: this.database.run(() => this.outbox.depth()).catch(() => undefined) };
+      }
+      return reading.depth;
+    };
+    this.metrics.gauge('petstore_webhook_outbox_messages', 'Webhook messages waiting to be delivered (not yet delivered or failed).', async () =>
+      (await depth())?.pending ?? NaN,
+    );
+    this.metrics.gauge('petstore_webhook_outbox_oldest_age_seconds', 'Age of the oldest webhook message waiting to be delivered; 0 when none.', async () => {
+      const read = await depth();
+      if (!read) return NaN;
+      return read.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - read.oldestCreatedAt) / 1000);
+    });
+  }
+
+  private async purge(now = Date.now()): Promise<void> {
+    try {
+      await this.database.run(() => this.outbox.purge(now - KEEP_FINISHED_MS));
+    } catch (error) {
+      this.warn(`Finished webhook messages not purged: ${(error as Error).message}`);
+    }
+  }
+
+  private warn(message: string): void {
+    if (Date.now() - this.warnedAt < WARN_EVERY_MS) return;
+    this.warnedAt = Date.now();
+    this.logger.warn(message);
+  }
+}
