@@ -206,6 +206,30 @@ describe('webhooks', () => {
     }
   });
 
+  it('has a stopping instance release what it could not deliver, for the next one to deliver at once', async () => {
+    const database = await createTestDatabase();
+    try {
+      let answer: number | 'hang' = 'hang';
+      const hooks = await receiver(() => answer);
+      const first = await startApp({ env: LOCAL, database });
+      await register(first, hooks.url);
+      await create(first);
+      await until(() => hooks.received, (received) => received.length === 1);
+      await first.close();
+      answer = 204;
+      const next = await app({}, database);
+      const started = Date.now();
+      await until(() => hooks.deliveredIds(), (ids) => ids.length === 1, 5_000);
+      // Well within the lease (WEBHOOK_TIMEOUT_MS + 20 s) that a crashed instance leaves behind.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(hooks.received.map(({ headers }) => headers['webhook-id'])).toEqual([hooks.received[0].headers['webhook-id'], hooks.received[0].headers['webhook-id']]);
+      await next.close();
+      apps.splice(0);
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('exports attempts, deliveries, the outbox depth and the age of its oldest message', async () => {
     const sut = await app({ WEBHOOK_RETRY_SCHEDULE: '30' });
     const hooks = await receiver(() => 500);

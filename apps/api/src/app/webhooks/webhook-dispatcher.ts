@@ -1,6 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppConfig, WebhookConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { Metrics } from '../metrics/metrics';
@@ -23,6 +24,8 @@ const LEASE_MARGIN_MS = 20_000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 /** Delivered and failed messages, and attempts, are kept this long for `npm run webhooks -- deliveries`. */
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
+/** At shutdown, how long attempts in flight may still finish (and be recorded) before they are cancelled. */
+const FINISH_AT_SHUTDOWN_MS = 1_000;
 /** A failing database is reported once per this, not once per poll. */
 const WARN_EVERY_MS = 60_000;
 
@@ -33,7 +36,7 @@ const WARN_EVERY_MS = 60_000;
  * each has its own attempts in flight. Outcomes are recorded in batches, one transaction each.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly config: WebhookConfig;
   private readonly inFlight = new Map<number, number>();
@@ -49,6 +52,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   });
   private poller?: NodeJS.Timeout;
   private purger?: NodeJS.Timeout;
+  private stopping = false;
   private polling = false;
   private pollAgain = false;
   private warnedAt = -Infinity;
@@ -71,12 +75,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * Stops claiming, cancels the attempts in flight (their receivers may have the message: it is sent again, which
-   * at-least-once allows) and releases what this instance claimed, so that another instance need not wait for the lease.
+   * Before the database closes: stops claiming, lets the attempts in flight finish for a moment, cancels the rest (their
+   * receivers may have the message: it is sent again, which at-least-once allows) and releases what this instance
+   * claimed and did not record, so that another instance need not wait for the lease.
    */
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.poller);
     clearInterval(this.purger);
+    await Promise.race([Promise.allSettled(this.attempts), sleep(FINISH_AT_SHUTDOWN_MS, undefined, { ref: false })]);
     this.stop.abort();
     await Promise.allSettled(this.attempts);
     const unrecorded = [...this.claimed];
@@ -93,7 +100,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     try {
       do {
         this.pollAgain = false;
-        if (this.stop.signal.aborted || !this.database.ready) return;
+        if (this.stopping || !this.database.ready) return;
         const endpoints = await this.database.run(() => this.outbox.endpoints());
         for (const endpoint of endpoints) await this.claimFor(endpoint, now);
         now = Date.now();
@@ -107,7 +114,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async claimFor(endpoint: DispatchEndpoint, now: number): Promise<void> {
     const room = PER_ENDPOINT - (this.inFlight.get(endpoint.id) ?? 0);
-    if (room <= 0 || this.stop.signal.aborted) return;
+    if (room <= 0 || this.stopping) return;
     const leaseUntil = now + this.config.timeoutMs + LEASE_MARGIN_MS;
     const messages = await this.database.run(() => this.outbox.claim(endpoint.id, now, leaseUntil, room));
     if (messages.length === room) this.backlogged.add(endpoint.id);
