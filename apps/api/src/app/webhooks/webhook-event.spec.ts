@@ -1,0 +1,31 @@
+import { PetStatus } from '@petstore/contract';
+import { eventBody, eventList, messageId, parseEventTypes } from './webhook-event';
+
+describe('webhook events', () => {
+  const pet = { id: 7, name: 'Rex', categoryId: 1, status: PetStatus.Available };
+
+  it('makes the body of pet.created: type, RFC 3339 timestamp, the pet with its fields in order', () => {
+    expect(eventBody('pet.created', Date.UTC(2026, 10, 26, 18, 0, 0, 123), pet)).toBe(
+      '{"type":"pet.created","timestamp":"2026-11-26T18:00:00.123Z","data":{"id":7,"name":"Rex","categoryId":1,"status":"available"}}',
+    );
+  });
+
+  it('names a message msg_<id>', () => {
+    expect(messageId(42)).toBe('msg_42');
+  });
+
+  it.each([
+    ['pet.deleted', 'unknown event type "pet.deleted"'],
+    ['', 'an empty event type'],
+    ['pet.created,', 'an empty event type'],
+    ['pet.created,pet.created', 'event type "pet.created" is named twice'],
+  ])('refuses --events %j, naming why', (text, message) => {
+    expect(() => parseEventTypes(text)).toThrow(message);
+  });
+
+  it('reads a list of event types, and stores them space-separated, ignoring unknown ones when read back', () => {
+    expect(parseEventTypes(' pet.created ')).toEqual(['pet.created']);
+    expect(eventList.to(['pet.created'])).toBe('pet.created');
+    expect(eventList.from('pet.created pet.renamed')).toEqual(['pet.created']);
+  });
+});
