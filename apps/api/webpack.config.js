@@ -8,9 +8,11 @@ module.exports = {
       target: 'node',
       compiler: 'tsc',
       main: './src/main.ts',
-      // The service's commands besides serving (npm run keys, npm run openapi): built with it, from the same sources.
+      // The service's commands besides serving (npm run keys, npm run webhooks, npm run openapi): built with it, from
+      // the same sources.
       additionalEntryPoints: [
         { entryName: 'keys', entryPath: './src/keys.ts' },
+        { entryName: 'webhooks', entryPath: './src/webhooks.ts' },
         { entryName: 'openapi', entryPath: './src/openapi.ts' },
       ],
       tsConfig: './tsconfig.app.json',

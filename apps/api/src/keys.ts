@@ -1,11 +1,9 @@
 import { type Scope, SCOPES } from '@petstore/contract';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { DataSource } from 'typeorm';
+import { withDatabase } from './admin-database';
 import { ApiKeyEntity } from './app/auth/api-key.entity';
 import { ApiKeyStore } from './app/auth/api-key.store';
 import { parseScopes } from './app/auth/scope-list';
-import { loadDatabaseConfig } from './app/config/app-config';
-import { dialectFor } from './app/database/data-source-options';
 
 // Key administration on the configured database (DATABASE_URL, as the service reads it). The service refuses a
 // revoked or expired key within seconds on every instance; nothing needs restarting. Built beside main.js
@@ -16,18 +14,8 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const DEFAULT_GRACE_HOURS = 24;
 
-async function withStore<T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> {
-  const dialect = dialectFor(loadDatabaseConfig());
-  const dataSource = new DataSource(await dialect.options());
-  await dialect.connectOnce(dataSource);
-  try {
-    // The service may never have run on this database: make sure the table exists.
-    await dialect.migrate(dataSource);
-    return await work(new ApiKeyStore(dataSource.getRepository(ApiKeyEntity)));
-  } finally {
-    await dataSource.destroy();
-  }
-}
+const withStore = <T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> =>
+  withDatabase((dataSource) => work(new ApiKeyStore(dataSource.getRepository(ApiKeyEntity))));
 
 const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 

@@ -14,6 +14,9 @@ async function exportOpenApi(outFile = 'dist/openapi.json'): Promise<void> {
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL,
     STAGING_BASE_URL: process.env.STAGING_BASE_URL,
     CORS_ORIGINS: process.env.CORS_ORIGINS,
+    // The webhooks' retries and timeout, which the document describes.
+    WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE,
+    WEBHOOK_TIMEOUT_MS: process.env.WEBHOOK_TIMEOUT_MS,
   });
   const app = await createApp(config);
   try {

@@ -25,7 +25,7 @@ interface OasParameter {
   in: string;
   description?: string;
   required?: boolean;
-  schema: OasSchema;
+  schema: OasSchema & { example?: unknown };
 }
 interface OasResponse {
   description?: string;
@@ -34,10 +34,11 @@ interface OasResponse {
 }
 interface OasOperation {
   operationId: string;
+  summary?: string;
   deprecated?: boolean;
   description?: string;
   parameters?: OasParameter[];
-  requestBody?: { required?: boolean; content: Record<string, { schema: OasSchema }> };
+  requestBody?: { required?: boolean; content: Record<string, { schema: OasSchema; example?: unknown }> };
   responses: Record<string, OasResponse>;
   security?: Array<Record<string, string[]>>;
 }
@@ -51,6 +52,8 @@ interface OasDocument {
     securitySchemes: Record<string, { type: string; scheme?: string; bearerFormat?: string; description?: string }>;
   };
   security: Array<Record<string, string[]>>;
+  webhooks?: unknown;
+  'x-webhooks': Record<string, Record<string, OasOperation>>;
 }
 
 const PRODUCTION = 'https://api.example.com/v1';
@@ -390,6 +393,83 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
           op: op.operationId,
           security: [{ [name]: [] }],
         });
+      }
+    });
+  });
+
+  describe('x-webhooks: the pet.created event', () => {
+    const petCreated = () => doc['x-webhooks']['pet.created'].post;
+
+    it('is described in the x-webhooks extension, the document staying OpenAPI 3.0', () => {
+      expect(doc.openapi).toMatch(/^3\.0\.\d+$/);
+      expect(doc.webhooks).toBeUndefined();
+      expect(Object.keys(doc['x-webhooks'])).toEqual(['pet.created']);
+      expect(Object.keys(doc['x-webhooks']['pet.created'])).toEqual(['post']);
+      expect(petCreated()).toMatchObject({ operationId: 'petCreated', summary: expect.any(String) });
+    });
+
+    it('says how it is signed, where the secret comes from, that it comes at least once, and how it is retried', () => {
+      const { description } = petCreated();
+      expect(description).toContain('[Standard Webhooks](https://www.standardwebhooks.com/)');
+      expect(description).toContain('`npm run webhooks -- add --url https://…`');
+      expect(description).toMatch(/at least once.*same `webhook-id`.*deduplicate by it/s);
+      expect(description).toContain('retried 9 times, waiting 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h');
+    });
+
+    it('is sent without a bearer key: the signature stands for it', () => {
+      expect(petCreated().security).toEqual([]);
+    });
+
+    it('carries the three Standard Webhooks headers, required and bounded, each with an example of its own shape', () => {
+      const parameters = petCreated().parameters ?? [];
+      expect(parameters.map(({ name, in: where, required }) => [name, where, required])).toEqual([
+        ['webhook-id', 'header', true],
+        ['webhook-timestamp', 'header', true],
+        ['webhook-signature', 'header', true],
+      ]);
+      for (const { name, schema } of parameters) {
+        expect({ name, type: schema.type, bounded: typeof schema.maxLength === 'number' }).toEqual({ name, type: 'string', bounded: true });
+        expect({ name, example: schema.example }).toEqual({ name, example: expect.stringMatching(new RegExp(schema.pattern ?? '')) });
+        expect(String(schema.example).length).toBeLessThanOrEqual(schema.maxLength ?? 0);
+      }
+      expect(parameters[0].schema.example).toBe('msg_42');
+    });
+
+    it('sends a PetCreatedEvent: the type pet.created, a date-time timestamp and the Pet, all required', () => {
+      const body = petCreated().requestBody;
+      expect(body?.required).toBe(true);
+      expect(Object.keys(body?.content ?? {})).toEqual(['application/json']);
+      expect(body?.content['application/json'].schema).toEqual({ $ref: ref('PetCreatedEvent') });
+      const event = doc.components.schemas.PetCreatedEvent;
+      expect(event).toMatchObject({
+        type: 'object',
+        properties: {
+          type: { type: 'string', enum: ['pet.created'] },
+          timestamp: { type: 'string', format: 'date-time' },
+          data: { $ref: ref('Pet') },
+        },
+      });
+      expect([...(event.required ?? [])].sort()).toEqual(['data', 'timestamp', 'type']);
+      expect(body?.content['application/json'].example).toEqual({
+        type: 'pet.created',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        data: { id: expect.any(Number), name: expect.any(String), categoryId: expect.any(Number), status: 'available' },
+      });
+    });
+
+    it('takes any 2XX answer as delivered and retries any other, or none within the timeout', () => {
+      expect(petCreated().responses).toEqual({ '2XX': { description: 'Delivered. Any other answer, or none within 10 s, is retried.' } });
+    });
+
+    it('describes the retries and the timeout configured (WEBHOOK_RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS)', async () => {
+      const configured = await startApp({ env: { PUBLIC_BASE_URL: PRODUCTION, WEBHOOK_RETRY_SCHEDULE: '0.5,90,7200', WEBHOOK_TIMEOUT_MS: '2500' } });
+      try {
+        const other = (await (await fetch(`${configured.origin}/docs/openapi.json`)).json()) as OasDocument;
+        const post = other['x-webhooks']['pet.created'].post;
+        expect(post.description).toContain('retried 3 times, waiting 0.5 s, 90 s and 2 h after the failed attempts in turn; then it has failed.');
+        expect(post.responses['2XX'].description).toBe('Delivered. Any other answer, or none within 2.5 s, is retried.');
+      } finally {
+        await configured.close();
       }
     });
   });

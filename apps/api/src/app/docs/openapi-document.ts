@@ -4,6 +4,7 @@ import { API_VERSION, LIST_LIMIT, OPERATION_SCOPES, SCOPES } from '@petstore/con
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import type { AppConfig } from '../config/app-config';
 import { allowOriginHeader } from './response-headers';
+import { PET_CREATED_EVENT, petCreatedEventSchema, webhooksExtension } from './webhooks-extension';
 
 export const BEARER_SCHEME = 'bearer';
 
@@ -23,7 +24,7 @@ const SCHEME_DESCRIPTION =
 /** The OpenAPI document, generated from the controllers' and the contract's decorators. */
 export function buildOpenApiDocument(
   app: INestApplication,
-  config: Pick<AppConfig, 'publicBaseUrl' | 'stagingBaseUrl' | 'corsOrigins'>,
+  config: Pick<AppConfig, 'publicBaseUrl' | 'stagingBaseUrl' | 'corsOrigins' | 'webhooks'>,
 ): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Pet Store')
@@ -56,7 +57,8 @@ export function buildOpenApiDocument(
     ignoreGlobalPrefix: true,
     extraModels: [PetDto, NewPetDto, ErrorDto],
   });
-  // `Pets` is a named array schema in the interface; decorators describe classes, so it is added here.
+  // `Pets` is a named array schema in the interface, and `PetCreatedEvent` the body of a webhook, which no route
+  // takes; decorators describe classes and routes, so both are added here.
   document.components = {
     ...document.components,
     schemas: {
@@ -67,8 +69,12 @@ export function buildOpenApiDocument(
         maxItems: LIST_LIMIT.max,
         items: { $ref: getSchemaPath(PetDto) },
       },
+      [PET_CREATED_EVENT]: petCreatedEventSchema(getSchemaPath(PetDto)),
     },
   };
+  // The document stays OpenAPI 3.0 (3.1's `webhooks` would change every tool that reads it): the events it sends are
+  // described in the `x-webhooks` extension, which OpenAPIObject does not type.
+  Object.assign(document, { 'x-webhooks': webhooksExtension(config.webhooks, getSchemaPath(PET_CREATED_EVENT)) });
   if (config.corsOrigins.length > 0) declareAllowOrigin(document, config.corsOrigins);
   return document;
 }

@@ -7,7 +7,7 @@ import { type MigrationInterface, type QueryRunner, Table, type TableColumnOptio
  * (the group commit's, on either database): a committed pet has its messages, a rolled-back one has none, and no
  * code path that inserts pets can forget them. A message is written per endpoint that was registered when its pet
  * was inserted; without endpoints the trigger inserts nothing. No foreign keys: removing an endpoint deletes its
- * messages and attempts in one transaction (src/webhooks.ts), and pets are never deleted.
+ * messages and attempts in one transaction (WebhookEndpointStore.remove), and pets are never deleted.
  */
 export class CreateWebhooks1764547200000 implements MigrationInterface {
   name = 'CreateWebhooks1764547200000';

@@ -1,0 +1,20 @@
+import { DataSource } from 'typeorm';
+import { loadDatabaseConfig } from './app/config/app-config';
+import { dialectFor } from './app/database/data-source-options';
+
+/**
+ * Runs one admin command's work on the configured database (DATABASE_URL, as the service reads it), connected once as
+ * the service connects (through PgBouncer too) and migrated first, then disconnects whatever the work did.
+ */
+export async function withDatabase<T>(work: (dataSource: DataSource) => Promise<T>): Promise<T> {
+  const dialect = dialectFor(loadDatabaseConfig());
+  const dataSource = new DataSource(await dialect.options());
+  await dialect.connectOnce(dataSource);
+  try {
+    // The service may never have run on this database: make sure the tables exist.
+    await dialect.migrate(dataSource);
+    return await work(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}
