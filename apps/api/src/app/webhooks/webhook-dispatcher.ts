@@ -130,27 +130,32 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private async attempt(endpoint: DispatchEndpoint, message: ClaimedMessage): Promise<void> {
     this.claimed.add(message.id);
     this.inFlight.set(endpoint.id, (this.inFlight.get(endpoint.id) ?? 0) + 1);
+    const attemptedAt = Date.now();
+    let result: DeliveryResult;
     try {
-      const attemptedAt = Date.now();
-      const result = await this.send(endpoint, message, attemptedAt);
-      if (this.stop.signal.aborted) return;
-      const record = this.recordOf(message, attemptedAt, result);
-      this.metrics.webhookAttempts.inc({ outcome: record.outcome });
-      this.metrics.webhookAttemptDuration.observe(result.durationMs / 1000);
-      if (record.outcome !== 'retrying') this.metrics.webhookDeliveries.inc({ outcome: record.outcome });
-      if (record.outcome === 'failed') {
-        this.logger.warn(`Webhook ${messageId(message.id)} to endpoint ${endpoint.id} failed after ${record.attempt} attempt(s): ${record.error}`);
-      }
+      result = await this.send(endpoint, message, attemptedAt);
+    } finally {
+      // The room is the endpoint's to use again at once: the outcome's commit is batched with others' and holds no
+      // connection to the endpoint (the message stays claimed until it is recorded).
+      const left = (this.inFlight.get(endpoint.id) ?? 1) - 1;
+      this.inFlight.set(endpoint.id, left);
+      // A backlog is worked through at the speed of the endpoint, not of the poll.
+      if (left <= CLAIM_AGAIN_AT && this.backlogged.has(endpoint.id)) void this.poll();
+    }
+    if (this.stop.signal.aborted) return;
+    const record = this.recordOf(message, attemptedAt, result);
+    this.metrics.webhookAttempts.inc({ outcome: record.outcome });
+    this.metrics.webhookAttemptDuration.observe(result.durationMs / 1000);
+    if (record.outcome !== 'retrying') this.metrics.webhookDeliveries.inc({ outcome: record.outcome });
+    if (record.outcome === 'failed') {
+      this.logger.warn(`Webhook ${messageId(message.id)} to endpoint ${endpoint.id} failed after ${record.attempt} attempt(s): ${record.error}`);
+    }
+    try {
       await this.records.add(record);
       this.claimed.delete(message.id);
     } catch (error) {
       // Not recorded (the database failed): the lease runs out and the message is attempted again.
       this.warn(`Webhook attempt of ${messageId(message.id)} not recorded: ${(error as Error).message}`);
-    } finally {
-      const left = (this.inFlight.get(endpoint.id) ?? 1) - 1;
-      this.inFlight.set(endpoint.id, left);
-      // A backlog is worked through at the speed of the endpoint, not of the poll.
-      if (left <= CLAIM_AGAIN_AT && this.backlogged.has(endpoint.id)) void this.poll();
     }
   }
 

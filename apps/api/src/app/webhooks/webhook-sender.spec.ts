@@ -158,6 +158,18 @@ describe(sendWebhook.name, () => {
     });
   });
 
+  it('keeps the connection of an answer read to its end for the next attempt, and closes one cut short', async () => {
+    const target = await endpoint((response) => response.writeHead(204).end());
+    for (let i = 0; i < 3; i += 1) await expect(sendWebhook(attempt({ url: target.url }))).resolves.toMatchObject({ outcome: 'delivered' });
+    expect(target.connections()).toBe(1);
+    const endless = await endpoint((response) => {
+      response.writeHead(200);
+      response.write(Buffer.alloc(64 * 1024, 'x'));
+    });
+    await expect(sendWebhook(attempt({ url: endless.url }))).resolves.toMatchObject({ outcome: 'delivered' });
+    await eventually(() => expect(endless.open()).toBe(0));
+  });
+
   it('reads no more than a few KiB of an endless answer, and does not wait for its end', async () => {
     let written = 0;
     const target = await endpoint((response) => {

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { types } from 'node:util';
 import { resolvePermittedAddresses, WebhookAddressError } from './address-policy';
@@ -29,6 +29,14 @@ export interface WebhookRequest {
 // Read only to close the connection cleanly after a short answer; a longer one is cut (and never logged).
 const RESPONSE_BODY_LIMIT = 4096;
 const USER_AGENT = 'petstore-webhooks/1';
+
+/**
+ * Connections kept open between attempts to one host, for a few seconds: an endpoint that takes a stream of events
+ * would otherwise cost a TCP (and TLS) handshake per message. A kept connection was made to an address checked when
+ * it was opened (the pinned lookup below), and only an answer read to its end leaves its connection for reuse.
+ */
+const KEEP_ALIVE = { keepAlive: true, timeout: 5_000, maxFreeSockets: 32 };
+const agents = { 'http:': new HttpAgent(KEEP_ALIVE), 'https:': new HttpsAgent(KEEP_ALIVE) };
 
 class DeadlineExceeded extends Error {}
 class Cancelled extends Error {}
@@ -79,16 +87,16 @@ async function post(request: WebhookRequest, signal: AbortSignal): Promise<numbe
         'content-length': String(Buffer.byteLength(request.body)),
       },
       lookup: pinnedLookup(addresses),
-      // One connection per attempt, closed after it: attempts to an endpoint are seconds to hours apart, a pool would
-      // keep idle sockets open to third parties, and a connection cut after the body limit must not be reused.
-      agent: false,
+      agent: agents[url.protocol as keyof typeof agents],
       signal,
     });
     outgoing.on('error', reject);
     outgoing.on('response', (response: IncomingMessage) => {
       const statusCode = response.statusCode ?? 0;
+      let ended = false;
+      // Unless the answer was read to its end, the connection is closed rather than left for reuse.
       const done = () => {
-        outgoing.destroy();
+        if (!ended) outgoing.destroy();
         resolve(statusCode);
       };
       // From here on a failure, the deadline included, only cuts the body short: the status is known.
@@ -99,6 +107,11 @@ async function post(request: WebhookRequest, signal: AbortSignal): Promise<numbe
         if (received >= RESPONSE_BODY_LIMIT) done();
       });
       response.on('error', done);
+      // Read to its end: the connection goes back to the agent.
+      response.on('end', () => {
+        ended = true;
+        resolve(statusCode);
+      });
       response.on('close', done);
     });
     outgoing.end(request.body);
