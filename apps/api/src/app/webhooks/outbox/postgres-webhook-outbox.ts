@@ -59,6 +59,9 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
   async record(attempts: AttemptRecord[]): Promise<void> {
     const column = <K extends keyof AttemptRecord>(key: K) => attempts.map((attempt) => attempt[key]);
     await this.dataSource.transaction(async (manager) => {
+      // Not worth waiting for the WAL flush: an outcome lost to a crash of the database only means the message is
+      // sent again, which at-least-once allows. For this transaction only, which PgBouncer's transaction mode keeps.
+      await manager.query('SET LOCAL synchronous_commit = off');
       await manager.query(SQL.applyAttempts, [column('messageId'), attempts.map(messageState), column('attempt'), column('attemptedAt'), column('nextAttemptAt')]);
       await manager.query(SQL.logAttempts, [
         column('endpointId'),
