@@ -11,8 +11,9 @@ import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } f
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
 import { formatSpread, ratio, spread, table } from './report';
-import { migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
+import { addWebhookEndpoint, migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
 import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
+import { startWebhookReceiver, WEBHOOK_RECEIVER_ENV } from './webhook-receiver';
 
 const USAGE = `npm run bench -- [options]
   --rounds N          alternating rounds per workload (default 3)
@@ -32,6 +33,9 @@ const USAGE = `npm run bench -- [options]
   --variant-env K=V[,K=V]
                       the same, with these variables added to the variant's environment (alone or with
                       --variant-node-options), e.g. METRICS_PORT=0 to measure what the metrics cost
+  --webhook-receiver  starts a local webhook receiver that answers 204 at once and registers it as an endpoint
+                      (pet.created) of every service's database after seeding: each create is then also delivered;
+                      prints the deliveries received against the pets created
   --large             the service on SQLite, status-filtered list at 10,000 vs 1,000,000 pets, instead of the comparison
   --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
@@ -60,6 +64,8 @@ interface Options {
   /** A second SQLite service with these NODE_OPTIONS and variables, compared with the first. */
   variantNodeOptions?: string;
   variantEnv?: Record<string, string>;
+  /** One webhook endpoint per service, a local receiver answering 204. */
+  webhookReceiver: boolean;
   out: string;
   keep: boolean;
 }
@@ -84,7 +90,7 @@ function parseOptions(): Options {
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
-      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -106,6 +112,7 @@ function parseOptions(): Options {
   if (variant && (mode !== 'compare' || database === 'postgres')) {
     throw new Error('--variant-node-options and --variant-env compare two services on SQLite: they need the comparison with --database sqlite or both');
   }
+  if (values['webhook-receiver'] && mode !== 'compare') throw new Error('--webhook-receiver goes with the comparison, not with --large or --smoke');
   const variantEnv = values['variant-env']?.split(',').map((pair) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(pair.trim()));
   if (variantEnv?.some((match) => !match)) throw new Error(`--variant-env takes NAME=value pairs, comma-separated, not ${values['variant-env']}`);
   const keys = (values.workloads ?? 'list,read,create').split(',');
@@ -125,6 +132,7 @@ function parseOptions(): Options {
     nodeOptions: values['node-options'],
     variantNodeOptions: values['variant-node-options'],
     variantEnv: variantEnv && Object.fromEntries(variantEnv.map((match) => [match?.[1], match?.[2]])),
+    webhookReceiver: values['webhook-receiver'] ?? false,
     out: resolve(values.out ?? `tmp/bench/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     keep: values.keep ?? false,
   };
@@ -198,6 +206,13 @@ async function compare(options: Options, dir: string) {
   const peakRssMb: Record<string, number> = {};
   let postgres: PostgresDatabase | undefined;
   let result;
+  const receiver = options.webhookReceiver ? await startWebhookReceiver() : undefined;
+  const webhooks: Record<string, { created: number; delivered: number }> = {};
+  /** With --webhook-receiver: the service's endpoint, in its database, and its leave to deliver to 127.0.0.1 over http. */
+  const withEndpoint = async (name: string, databaseUrl: string) => {
+    if (receiver) await addWebhookEndpoint(databaseUrl, receiver.urlFor(name), receiver.secret);
+    return receiver ? WEBHOOK_RECEIVER_ENV : {};
+  };
   try {
     if (onPostgres) {
       postgres = await createPostgresDatabase(options.postgresUrl, 'bench').catch((error: unknown) => {
@@ -213,26 +228,39 @@ async function compare(options: Options, dir: string) {
     if (onSqlite) {
       const file = join(dir, 'service.sqlite');
       copyFileSync(referenceDb, file);
-      servers.sqlite = await startService({ ...service, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-sqlite.log') });
+      const env = await withEndpoint('sqlite', `sqlite:${file}`);
+      servers.sqlite = await startService({ ...service, env, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-sqlite.log') });
     }
     if (options.variantNodeOptions !== undefined || options.variantEnv !== undefined) {
       const file = join(dir, 'variant.sqlite');
       copyFileSync(referenceDb, file);
+      const env = await withEndpoint('variant', `sqlite:${file}`);
       servers.variant = await startService({
         ...service,
         nodeOptions: options.variantNodeOptions ?? options.nodeOptions,
-        env: options.variantEnv,
+        env: { ...env, ...options.variantEnv },
         databaseUrl: `sqlite:${file}`,
         logFile: join(dir, 'service-variant.log'),
       });
     }
-    if (postgres) servers.postgres = await startService({ ...service, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
+    if (postgres) {
+      const env = await withEndpoint('postgres', postgres.url);
+      servers.postgres = await startService({ ...service, env, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
+    }
     const pets = Object.fromEntries(Object.keys(servers).map((name) => [name, options.pets]));
     result = await alternate(options, options.workloads, servers, pets);
+    if (receiver) {
+      const creates = WORKLOADS.find((workload) => workload.key === 'create')?.name;
+      for (const name of ['sqlite', 'variant', 'postgres'].filter((n) => servers[n])) {
+        const created = result.runs.filter((r) => r.server === name && r.workload === creates).reduce((sum, r) => sum + r.requests, 0);
+        webhooks[name] = { created, delivered: receiver.received(name) };
+      }
+    }
     // VmHWM: the peak over each process's whole life, start-up included; read before it exits.
     for (const [name, server] of Object.entries(servers)) peakRssMb[name] = residentMb(server.pid, 'VmHWM');
   } finally {
     await Promise.all(Object.values(servers).map(stopServer));
+    await receiver?.close();
     if (postgres && options.keep) process.stderr.write(`PostgreSQL database kept: ${postgres.name}\n`);
     else await postgres?.drop();
   }
@@ -286,11 +314,14 @@ async function compare(options: Options, dir: string) {
   process.stdout.write(`\n${table(['server', 'start-up ms', 'ready ms', 'peak RSS MB (VmHWM)'], Object.entries(servers).map(([name, s]) => [
     LABELS[name], s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
   ]))}\n`);
+  for (const [name, { created, delivered }] of Object.entries(webhooks)) {
+    process.stdout.write(`webhooks: ${LABELS[name]}: ${delivered} deliveries received during the runs, for ${created} pets created (warm-ups included)\n`);
+  }
   for (const name of ['sqlite', 'postgres'].filter((n) => servers[n])) verdicts.push(verdict(`${LABELS[name]}: peak RSS MB`, peakRssMb[name], '≤', PEAK_RSS_TARGET_MB));
   if (options.mode === 'compare') {
     process.stdout.write(`\ntargets (issue 15; medians over the rounds, compare with --rounds 3 or more on a quiet machine)\n${table(['', 'measured', 'target', ''], verdicts)}\n`);
   }
-  return { ...result, startup: startupOf(servers), peakRssMb, targets: verdicts };
+  return { ...result, startup: startupOf(servers), peakRssMb, targets: verdicts, ...(receiver ? { webhooks } : {}) };
 }
 
 async function large(options: Options, dir: string) {
@@ -350,6 +381,7 @@ async function main(): Promise<void> {
       `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}` +
       `${options.variantNodeOptions !== undefined ? `; variant: NODE_OPTIONS=${options.variantNodeOptions}` : ''}` +
       `${options.variantEnv ? `; variant env: ${Object.entries(options.variantEnv).map(([name, value]) => `${name}=${value}`).join(' ')}` : ''}` +
+      `${options.webhookReceiver ? '; one webhook endpoint per service (a local receiver answering 204)' : ''}` +
       `; node ${process.version}, ${cpus().length} CPUs\n`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
