@@ -34,8 +34,9 @@ const USAGE = `npm run bench -- [options]
                       the same, with these variables added to the variant's environment (alone or with
                       --variant-node-options), e.g. METRICS_PORT=0 to measure what the metrics cost
   --webhook-receiver  starts a local webhook receiver that answers 204 at once and registers it as an endpoint
-                      (pet.created) of every service's database after seeding: each create is then also delivered;
-                      prints the deliveries received against the pets created
+                      (pet.created) of every service's database after seeding: each create is then also delivered.
+                      After each run of creates, waits (up to 120 s) until that service has delivered every pet it
+                      created; prints the waits, and creates/s counting them
   --large             the service on SQLite, status-filtered list at 10,000 vs 1,000,000 pets, instead of the comparison
   --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
@@ -83,7 +84,12 @@ interface Run extends Measurement {
   wrkCores: number;
   /** Cores that other processes on the machine kept busy during the run (0 on a quiet machine). */
   otherCores: number;
+  /** With --webhook-receiver, after a run of creates: seconds until the receiver had every pet created so far. */
+  catchUpSeconds?: number;
 }
+
+/** How long to wait for a service's deliveries to catch up after a run, at most. */
+const CATCH_UP_LIMIT_MS = 120_000;
 
 function parseOptions(): Options {
   const { values } = parseArgs({
@@ -138,8 +144,18 @@ function parseOptions(): Options {
   };
 }
 
-/** Runs every workload against each server in turn, A B C A B C, after a warm-up; peak VmRSS per server and workload. */
-async function alternate(options: Options, workloads: Workload[], servers: Record<string, RunningServer>, pets: Record<string, number>) {
+/**
+ * Runs every workload against each server in turn, A B C A B C, after a warm-up; peak VmRSS per server and workload.
+ * With `delivered` (a server's webhook deliveries so far), a run of creates is followed by a wait until that server has
+ * delivered every pet created so far, so that its deliveries do not run into the next server's turn.
+ */
+async function alternate(
+  options: Options,
+  workloads: Workload[],
+  servers: Record<string, RunningServer>,
+  pets: Record<string, number>,
+  delivered?: (server: string) => number | undefined,
+) {
   const runs: Run[] = [];
   const peakRss: Record<string, Record<string, number>> = {};
   const mainPids = Object.values(servers).map((server) => server.pid);
@@ -165,10 +181,17 @@ async function alternate(options: Options, workloads: Workload[], servers: Recor
           wrkCores: childCores(before, after), otherCores: otherCores(before, after),
         };
         runs.push(run);
+        if (workload.key === 'create' && delivered?.(name) !== undefined) {
+          const created = runs.filter((r) => r.server === name && r.workload === workload.name).reduce((sum, r) => sum + r.requests, 0);
+          const started = performance.now();
+          while ((delivered(name) ?? 0) < created && performance.now() - started < CATCH_UP_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 50));
+          run.catchUpSeconds = (performance.now() - started) / 1000;
+        }
         if (round) {
           process.stderr.write(
             `${workload.name}  round ${round}/${options.rounds}  ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms, ` +
-              `${run.cpuPer1k.toFixed(3)} CPU s/1k req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores\n`,
+              `${run.cpuPer1k.toFixed(3)} CPU s/1k req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores` +
+              `${run.catchUpSeconds === undefined ? '' : `, deliveries caught up ${run.catchUpSeconds.toFixed(1)} s later`}\n`,
           );
         }
       }
@@ -208,10 +231,13 @@ async function compare(options: Options, dir: string) {
   let result;
   const receiver = options.webhookReceiver ? await startWebhookReceiver() : undefined;
   const webhooks: Record<string, { created: number; delivered: number }> = {};
+  const withEndpoints = new Set<string>();
   /** With --webhook-receiver: the service's endpoint, in its database, and its leave to deliver to 127.0.0.1 over http. */
   const withEndpoint = async (name: string, databaseUrl: string) => {
-    if (receiver) await addWebhookEndpoint(databaseUrl, receiver.urlFor(name), receiver.secret);
-    return receiver ? WEBHOOK_RECEIVER_ENV : {};
+    if (!receiver) return {};
+    await addWebhookEndpoint(databaseUrl, receiver.urlFor(name), receiver.secret);
+    withEndpoints.add(name);
+    return WEBHOOK_RECEIVER_ENV;
   };
   try {
     if (onPostgres) {
@@ -248,10 +274,10 @@ async function compare(options: Options, dir: string) {
       servers.postgres = await startService({ ...service, env, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
     }
     const pets = Object.fromEntries(Object.keys(servers).map((name) => [name, options.pets]));
-    result = await alternate(options, options.workloads, servers, pets);
+    result = await alternate(options, options.workloads, servers, pets, receiver && ((name) => (withEndpoints.has(name) ? receiver.received(name) : undefined)));
     if (receiver) {
       const creates = WORKLOADS.find((workload) => workload.key === 'create')?.name;
-      for (const name of ['sqlite', 'variant', 'postgres'].filter((n) => servers[n])) {
+      for (const name of withEndpoints) {
         const created = result.runs.filter((r) => r.server === name && r.workload === creates).reduce((sum, r) => sum + r.requests, 0);
         webhooks[name] = { created, delivered: receiver.received(name) };
       }
@@ -315,7 +341,14 @@ async function compare(options: Options, dir: string) {
     LABELS[name], s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
   ]))}\n`);
   for (const [name, { created, delivered }] of Object.entries(webhooks)) {
-    process.stdout.write(`webhooks: ${LABELS[name]}: ${delivered} deliveries received during the runs, for ${created} pets created (warm-ups included)\n`);
+    // Creates and their deliveries together: the pace the service can keep up, the backlog not growing.
+    const runs = result.runs.filter((r) => r.server === name && r.round > 0 && r.catchUpSeconds !== undefined);
+    const catchUp = formatSpread(spread(runs.map((r) => r.catchUpSeconds ?? 0)), 1);
+    const sustained = formatSpread(spread(runs.map((r) => r.requests / (r.requests / r.rps + (r.catchUpSeconds ?? 0)))));
+    process.stdout.write(
+      `webhooks: ${LABELS[name]}: ${delivered} deliveries received for ${created} pets created (warm-ups included); after a measured run of ` +
+        `creates, the deliveries caught up in ${catchUp} s; creates/s counting that time: ${sustained}\n`,
+    );
   }
   for (const name of ['sqlite', 'postgres'].filter((n) => servers[n])) verdicts.push(verdict(`${LABELS[name]}: peak RSS MB`, peakRssMb[name], '≤', PEAK_RSS_TARGET_MB));
   if (options.mode === 'compare') {
