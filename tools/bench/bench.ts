@@ -11,8 +11,9 @@ import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } f
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
 import { formatSpread, ratio, spread, table } from './report';
-import { migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
+import { addWebhookEndpoint, migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
 import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
+import { startWebhookReceiver, WEBHOOK_RECEIVER_ENV } from './webhook-receiver';
 
 const USAGE = `npm run bench -- [options]
   --rounds N          alternating rounds per workload (default 3)
@@ -32,6 +33,10 @@ const USAGE = `npm run bench -- [options]
   --variant-env K=V[,K=V]
                       the same, with these variables added to the variant's environment (alone or with
                       --variant-node-options), e.g. METRICS_PORT=0 to measure what the metrics cost
+  --webhook-receiver  starts a local webhook receiver that answers 204 at once and registers it as an endpoint
+                      (pet.created) of every service's database after seeding: each create is then also delivered.
+                      After each run of creates, waits (up to 120 s) until that service has delivered every pet it
+                      created; prints the waits, and creates/s counting them
   --large             the service on SQLite, status-filtered list at 10,000 vs 1,000,000 pets, instead of the comparison
   --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
@@ -60,6 +65,8 @@ interface Options {
   /** A second SQLite service with these NODE_OPTIONS and variables, compared with the first. */
   variantNodeOptions?: string;
   variantEnv?: Record<string, string>;
+  /** One webhook endpoint per service, a local receiver answering 204. */
+  webhookReceiver: boolean;
   out: string;
   keep: boolean;
 }
@@ -77,14 +84,19 @@ interface Run extends Measurement {
   wrkCores: number;
   /** Cores that other processes on the machine kept busy during the run (0 on a quiet machine). */
   otherCores: number;
+  /** With --webhook-receiver, after a run of creates: seconds until the receiver had every pet created so far. */
+  catchUpSeconds?: number;
 }
+
+/** How long to wait for a service's deliveries to catch up after a run, at most. */
+const CATCH_UP_LIMIT_MS = 120_000;
 
 function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
-      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -106,6 +118,7 @@ function parseOptions(): Options {
   if (variant && (mode !== 'compare' || database === 'postgres')) {
     throw new Error('--variant-node-options and --variant-env compare two services on SQLite: they need the comparison with --database sqlite or both');
   }
+  if (values['webhook-receiver'] && mode !== 'compare') throw new Error('--webhook-receiver goes with the comparison, not with --large or --smoke');
   const variantEnv = values['variant-env']?.split(',').map((pair) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(pair.trim()));
   if (variantEnv?.some((match) => !match)) throw new Error(`--variant-env takes NAME=value pairs, comma-separated, not ${values['variant-env']}`);
   const keys = (values.workloads ?? 'list,read,create').split(',');
@@ -125,13 +138,24 @@ function parseOptions(): Options {
     nodeOptions: values['node-options'],
     variantNodeOptions: values['variant-node-options'],
     variantEnv: variantEnv && Object.fromEntries(variantEnv.map((match) => [match?.[1], match?.[2]])),
+    webhookReceiver: values['webhook-receiver'] ?? false,
     out: resolve(values.out ?? `tmp/bench/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     keep: values.keep ?? false,
   };
 }
 
-/** Runs every workload against each server in turn, A B C A B C, after a warm-up; peak VmRSS per server and workload. */
-async function alternate(options: Options, workloads: Workload[], servers: Record<string, RunningServer>, pets: Record<string, number>) {
+/**
+ * Runs every workload against each server in turn, A B C A B C, after a warm-up; peak VmRSS per server and workload.
+ * With `delivered` (a server's webhook deliveries so far), a run of creates is followed by a wait until that server has
+ * delivered every pet created so far, so that its deliveries do not run into the next server's turn.
+ */
+async function alternate(
+  options: Options,
+  workloads: Workload[],
+  servers: Record<string, RunningServer>,
+  pets: Record<string, number>,
+  delivered?: (server: string) => number | undefined,
+) {
   const runs: Run[] = [];
   const peakRss: Record<string, Record<string, number>> = {};
   const mainPids = Object.values(servers).map((server) => server.pid);
@@ -157,10 +181,17 @@ async function alternate(options: Options, workloads: Workload[], servers: Recor
           wrkCores: childCores(before, after), otherCores: otherCores(before, after),
         };
         runs.push(run);
+        if (workload.key === 'create' && delivered?.(name) !== undefined) {
+          const created = runs.filter((r) => r.server === name && r.workload === workload.name).reduce((sum, r) => sum + r.requests, 0);
+          const started = performance.now();
+          while ((delivered(name) ?? 0) < created && performance.now() - started < CATCH_UP_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 50));
+          run.catchUpSeconds = (performance.now() - started) / 1000;
+        }
         if (round) {
           process.stderr.write(
             `${workload.name}  round ${round}/${options.rounds}  ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms, ` +
-              `${run.cpuPer1k.toFixed(3)} CPU s/1k req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores\n`,
+              `${run.cpuPer1k.toFixed(3)} CPU s/1k req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores` +
+              `${run.catchUpSeconds === undefined ? '' : `, deliveries caught up ${run.catchUpSeconds.toFixed(1)} s later`}\n`,
           );
         }
       }
@@ -198,6 +229,16 @@ async function compare(options: Options, dir: string) {
   const peakRssMb: Record<string, number> = {};
   let postgres: PostgresDatabase | undefined;
   let result;
+  const receiver = options.webhookReceiver ? await startWebhookReceiver() : undefined;
+  const webhooks: Record<string, { created: number; delivered: number }> = {};
+  const withEndpoints = new Set<string>();
+  /** With --webhook-receiver: the service's endpoint, in its database, and its leave to deliver to 127.0.0.1 over http. */
+  const withEndpoint = async (name: string, databaseUrl: string) => {
+    if (!receiver) return {};
+    await addWebhookEndpoint(databaseUrl, receiver.urlFor(name), receiver.secret);
+    withEndpoints.add(name);
+    return WEBHOOK_RECEIVER_ENV;
+  };
   try {
     if (onPostgres) {
       postgres = await createPostgresDatabase(options.postgresUrl, 'bench').catch((error: unknown) => {
@@ -213,26 +254,39 @@ async function compare(options: Options, dir: string) {
     if (onSqlite) {
       const file = join(dir, 'service.sqlite');
       copyFileSync(referenceDb, file);
-      servers.sqlite = await startService({ ...service, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-sqlite.log') });
+      const env = await withEndpoint('sqlite', `sqlite:${file}`);
+      servers.sqlite = await startService({ ...service, env, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-sqlite.log') });
     }
     if (options.variantNodeOptions !== undefined || options.variantEnv !== undefined) {
       const file = join(dir, 'variant.sqlite');
       copyFileSync(referenceDb, file);
+      const env = await withEndpoint('variant', `sqlite:${file}`);
       servers.variant = await startService({
         ...service,
         nodeOptions: options.variantNodeOptions ?? options.nodeOptions,
-        env: options.variantEnv,
+        env: { ...env, ...options.variantEnv },
         databaseUrl: `sqlite:${file}`,
         logFile: join(dir, 'service-variant.log'),
       });
     }
-    if (postgres) servers.postgres = await startService({ ...service, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
+    if (postgres) {
+      const env = await withEndpoint('postgres', postgres.url);
+      servers.postgres = await startService({ ...service, env, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
+    }
     const pets = Object.fromEntries(Object.keys(servers).map((name) => [name, options.pets]));
-    result = await alternate(options, options.workloads, servers, pets);
+    result = await alternate(options, options.workloads, servers, pets, receiver && ((name) => (withEndpoints.has(name) ? receiver.received(name) : undefined)));
+    if (receiver) {
+      const creates = WORKLOADS.find((workload) => workload.key === 'create')?.name;
+      for (const name of withEndpoints) {
+        const created = result.runs.filter((r) => r.server === name && r.workload === creates).reduce((sum, r) => sum + r.requests, 0);
+        webhooks[name] = { created, delivered: receiver.received(name) };
+      }
+    }
     // VmHWM: the peak over each process's whole life, start-up included; read before it exits.
     for (const [name, server] of Object.entries(servers)) peakRssMb[name] = residentMb(server.pid, 'VmHWM');
   } finally {
     await Promise.all(Object.values(servers).map(stopServer));
+    await receiver?.close();
     if (postgres && options.keep) process.stderr.write(`PostgreSQL database kept: ${postgres.name}\n`);
     else await postgres?.drop();
   }
@@ -286,11 +340,21 @@ async function compare(options: Options, dir: string) {
   process.stdout.write(`\n${table(['server', 'start-up ms', 'ready ms', 'peak RSS MB (VmHWM)'], Object.entries(servers).map(([name, s]) => [
     LABELS[name], s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
   ]))}\n`);
+  for (const [name, { created, delivered }] of Object.entries(webhooks)) {
+    // Creates and their deliveries together: the pace the service can keep up, the backlog not growing.
+    const runs = result.runs.filter((r) => r.server === name && r.round > 0 && r.catchUpSeconds !== undefined);
+    const catchUp = formatSpread(spread(runs.map((r) => r.catchUpSeconds ?? 0)), 1);
+    const sustained = formatSpread(spread(runs.map((r) => r.requests / (r.requests / r.rps + (r.catchUpSeconds ?? 0)))));
+    process.stdout.write(
+      `webhooks: ${LABELS[name]}: ${delivered} deliveries received for ${created} pets created (warm-ups included); after a measured run of ` +
+        `creates, the deliveries caught up in ${catchUp} s; creates/s counting that time: ${sustained}\n`,
+    );
+  }
   for (const name of ['sqlite', 'postgres'].filter((n) => servers[n])) verdicts.push(verdict(`${LABELS[name]}: peak RSS MB`, peakRssMb[name], '≤', PEAK_RSS_TARGET_MB));
   if (options.mode === 'compare') {
     process.stdout.write(`\ntargets (issue 15; medians over the rounds, compare with --rounds 3 or more on a quiet machine)\n${table(['', 'measured', 'target', ''], verdicts)}\n`);
   }
-  return { ...result, startup: startupOf(servers), peakRssMb, targets: verdicts };
+  return { ...result, startup: startupOf(servers), peakRssMb, targets: verdicts, ...(receiver ? { webhooks } : {}) };
 }
 
 async function large(options: Options, dir: string) {
@@ -350,6 +414,7 @@ async function main(): Promise<void> {
       `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}` +
       `${options.variantNodeOptions !== undefined ? `; variant: NODE_OPTIONS=${options.variantNodeOptions}` : ''}` +
       `${options.variantEnv ? `; variant env: ${Object.entries(options.variantEnv).map(([name, value]) => `${name}=${value}`).join(' ')}` : ''}` +
+      `${options.webhookReceiver ? '; one webhook endpoint per service (a local receiver answering 204)' : ''}` +
       `; node ${process.version}, ${cpus().length} CPUs\n`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));

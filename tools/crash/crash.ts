@@ -1,6 +1,7 @@
 // The crash harness: the built service under concurrent creates, killed with SIGKILL at random moments and restarted,
-// checked for acknowledged pets lost, names stored twice, ids reused and (SQLite) a damaged file.
-// Usage: npm run crash -- --cycles 50 [--database sqlite|postgres|pgbouncer|both] (--help for all)
+// checked for acknowledged pets lost, names stored twice, ids reused and (SQLite) a damaged file; with --webhooks,
+// for acknowledged pets whose pet.created never arrived.
+// Usage: npm run crash -- --cycles 50 [--database sqlite|postgres|pgbouncer|both] [--webhooks] (--help for all)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -16,6 +17,9 @@ const USAGE = `npm run crash -- --cycles N [options]
   --database D        sqlite, postgres, pgbouncer (PostgreSQL through PgBouncer) or both (sqlite and postgres; default)
   --concurrency N     clients sending creates at once (default 16)
   --seed N            draws the kill delays and bodies (default: random, printed)
+  --webhooks          also registers a local receiver as a webhook endpoint (signatures verified, one answer in ten
+                      a 500) and, after the last restart, waits up to 30 s for every acknowledged pet's pet.created:
+                      fails on one missing, a bad signature, or an event for a pet that is not stored
   --postgres-url URL  an existing database on the server to create the run's database on
                       (default TEST_POSTGRES_URL, else postgres://<user>@127.0.0.1:5432/test)
   --out FILE          the figures as JSON
@@ -26,6 +30,7 @@ interface Options {
   databases: DatabaseKind[];
   concurrency: number;
   seed: number;
+  webhooks: boolean;
   postgresUrl: string;
   out?: string;
   keep: boolean;
@@ -35,7 +40,7 @@ function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       cycles: { type: 'string' }, database: { type: 'string' }, concurrency: { type: 'string' }, seed: { type: 'string' },
-      'postgres-url': { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' },
+      'postgres-url': { type: 'string' }, out: { type: 'string' }, webhooks: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -55,6 +60,7 @@ function parseOptions(): Options {
     databases: database === 'both' ? ['sqlite', 'postgres'] : [database as DatabaseKind],
     concurrency: integer(values.concurrency, 'concurrency', 1, 16),
     seed: integer(values.seed, 'seed', 0, Math.floor(Math.random() * 1e9)),
+    webhooks: values.webhooks ?? false,
     postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
     out: values.out === undefined ? undefined : resolve(values.out),
     keep: values.keep ?? false,
@@ -78,6 +84,7 @@ async function runOn(kind: DatabaseKind, options: Options): Promise<Figures> {
       cycles: options.cycles,
       concurrency: options.concurrency,
       seed: options.seed,
+      webhooks: options.webhooks,
       logFile: join(dir, 'service.log'),
       print: (line) => process.stdout.write(`${line}\n`),
       warn: (line) => process.stderr.write(`${line}\n`),
@@ -113,12 +120,25 @@ const FIGURE_COLUMNS: Array<[string, (f: Figures) => string]> = [
   ['seconds', (f) => f.seconds.toFixed(0)],
 ];
 
+/** With --webhooks: pet.created events against the acknowledged pets. */
+const WEBHOOK_COLUMNS: Array<[string, (f: NonNullable<Figures['webhooks']>) => string]> = [
+  ['events expected', (w) => String(w.expected)],
+  ['delivered', (w) => String(w.delivered)],
+  ['missing', (w) => String(w.missing)],
+  ['bad signatures', (w) => String(w.badSignatures)],
+  ['for unstored pets', (w) => String(w.unstored)],
+  ['delivered again', (w) => String(w.duplicates)],
+  ['500s answered', (w) => String(w.refused)],
+  ['waited s', (w) => w.waitedSeconds.toFixed(1)],
+];
+
 async function main(): Promise<void> {
   const options = parseOptions();
   // Tells which build of the service (changing under active work) these figures belong to.
   const build = serviceBuild();
   process.stdout.write(
-    `crash harness: ${options.cycles} cycle(s) on ${options.databases.join(' and ')}, ${options.concurrency} clients, seed ${options.seed}; ` +
+    `crash harness: ${options.cycles} cycle(s) on ${options.databases.join(' and ')}, ${options.concurrency} clients, seed ${options.seed}` +
+      `${options.webhooks ? ', with webhooks' : ''}; ` +
       `service build ${build}, node ${process.version}, ${cpus().length} CPUs\n`,
   );
   const results: Figures[] = [];
@@ -130,14 +150,19 @@ async function main(): Promise<void> {
       failures.push(`${kind}: the run stopped: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  process.stdout.write(`\n${table(FIGURE_COLUMNS.map(([name]) => name), results.map((f) => FIGURE_COLUMNS.map(([, cell]) => cell(f))))}\n`);
+  const columns: Array<[string, (f: Figures) => string]> = [
+    ...FIGURE_COLUMNS,
+    ...(options.webhooks ? WEBHOOK_COLUMNS.map(([name, cell]): [string, (f: Figures) => string] => [name, (f) => (f.webhooks ? cell(f.webhooks) : 'n/a')]) : []),
+  ];
+  process.stdout.write(`\n${table(columns.map(([name]) => name), results.map((f) => columns.map(([, cell]) => cell(f))))}\n`);
   if (options.out) {
     mkdirSync(dirname(options.out), { recursive: true });
     writeFileSync(options.out, `${JSON.stringify({ seed: options.seed, cycles: options.cycles, serviceBuild: build, results, failures }, null, 2)}\n`);
   }
   const ok = !failures.length && results.every(passed);
   for (const failure of failures) process.stdout.write(`\n${failure}\n`);
-  process.stdout.write(ok ? 'no acknowledged pet lost, no duplicate, no id reused, no integrity error\n' : 'FAILED: see the problems above\n');
+  const webhooks = options.webhooks ? ', every pet.created delivered' : '';
+  process.stdout.write(ok ? `no acknowledged pet lost, no duplicate, no id reused, no integrity error${webhooks}\n` : 'FAILED: see the problems above\n');
   process.exitCode = ok ? 0 : 1;
 }
 

@@ -5,6 +5,7 @@ import { between, seededRandom } from './random';
 import { readAllPets, readPetsAfter } from './read';
 import { startService } from './service';
 import { Ledger, type Problem } from './verify';
+import { WEBHOOK_ENV, type WebhookFigures, WebhookReceiver } from './webhooks';
 
 export interface HarnessOptions {
   cycles: number;
@@ -12,6 +13,8 @@ export interface HarnessOptions {
   concurrency: number;
   /** Draws the kill delays and the bodies. */
   seed: number;
+  /** Registers a webhook endpoint (a receiver of the harness's) and checks that every acknowledged pet's event arrives. */
+  webhooks: boolean;
   /** The service's output, from every start. */
   logFile: string;
   /** A line for the person watching: one per cycle. */
@@ -43,6 +46,8 @@ export interface Figures {
   integrityErrors: number | null;
   /** Anything else unexpected: an answer other than 201, a service that exited by itself, an unknown row. */
   errors: number;
+  /** The webhook leg's figures; null without it. */
+  webhooks: WebhookFigures | null;
   problems: string[];
   seconds: number;
 }
@@ -64,6 +69,7 @@ class CrashRun {
   private readonly totals = { unacknowledged: 0, stored: 0, retried: 0, integrityErrors: 0 };
   private problemsShown = 0;
   private service!: StartedService;
+  private receiver?: WebhookReceiver;
 
   constructor(
     private readonly database: CrashDatabase,
@@ -75,22 +81,35 @@ class CrashRun {
   }
 
   async run(): Promise<Figures> {
-    this.service = await startService(this.database.url, this.options.logFile);
+    if (this.options.webhooks) this.receiver = await WebhookReceiver.start(seededRandom(this.options.seed ^ 0x27d4eb2f));
     let present: number;
+    let webhooks: WebhookFigures | null = null;
     try {
+      this.service = await this.startService();
+      // Once the service's migrations have made the table, and before the first create: every pet has its message.
+      if (this.receiver) await this.database.addWebhookEndpoint(this.receiver.url, this.receiver.secret);
       for (let cycle = 1; cycle <= this.options.cycles; cycle++) await this.cycle(cycle);
+      const waited = this.receiver ? await this.receiver.waitForAll(this.ledger.acknowledgedPets()) : 0;
       // The retries of the last cycle are checked here, and everything else once more.
-      present = this.ledger.checkTable((await readAllPets(this.service.origin)).pets).present;
+      const { pets } = await readAllPets(this.service.origin);
+      present = this.ledger.checkTable(pets).present;
+      webhooks = this.receiver?.check(this.ledger.acknowledgedPets(), pets, waited) ?? null;
       this.showProblems('end');
+      for (const problem of webhooks?.problems ?? []) this.options.warn(`${this.database.kind} end: webhooks: ${problem}`);
     } finally {
       // Not after a failed restart: the service is then the one the harness killed.
-      if (!this.service.exit) {
+      if (this.service && !this.service.exit) {
         const exit = await stopNode(this.service);
         if (exit.code !== 0) this.error(`end: SIGTERM stopped the service with ${JSON.stringify(exit)}, not exit code 0`);
       }
+      await this.receiver?.close();
     }
     const integrity = await this.checkIntegrity('end, after a clean stop');
-    return this.figures(present, integrity);
+    return this.figures(present, integrity, webhooks);
+  }
+
+  private startService(): Promise<StartedService> {
+    return startService(this.database.url, this.options.logFile, this.receiver ? WEBHOOK_ENV : {});
   }
 
   /** Load, kill at a random moment, check the file, restart, check the table, retry the unanswered, check again. */
@@ -106,7 +125,7 @@ class CrashRun {
     outcome.acknowledged.forEach((answer) => this.ledger.acknowledge(answer));
     const integrity = await this.checkIntegrity(`${label}, after the kill`);
 
-    this.service = await startService(this.database.url, this.options.logFile);
+    this.service = await this.startService();
     const walk = await readAllPets(this.service.origin);
     const table = this.ledger.checkTable(walk.pets);
     const promised = this.ledger.acknowledgedCount;
@@ -124,7 +143,8 @@ class CrashRun {
       `${this.database.kind.padEnd(8)} ${label.padEnd(9)}  killed at ${String(killAfter).padStart(3)} ms: ` +
         `${outcome.acknowledged.length} acknowledged, ${outcome.unacknowledged.length} unacknowledged (${stored} stored), ` +
         `${retry.acknowledged.length} retried; ready again in ${this.service.readyMs.toFixed(0)} ms; ` +
-        `${table.present}/${promised} present, ${this.ledger.lost.size} lost, ${this.ledger.duplicates.size} duplicates, integrity ${integrity}`,
+        `${table.present}/${promised} present, ${this.ledger.lost.size} lost, ${this.ledger.duplicates.size} duplicates, integrity ${integrity}` +
+        (this.receiver ? `; ${this.receiver.deliveredCount(this.ledger.acknowledgedPets())} pet.created delivered` : ''),
     );
   }
 
@@ -148,7 +168,7 @@ class CrashRun {
     this.problemsShown = this.ledger.problems.length;
   }
 
-  private figures(present: number, integrity: string): Figures {
+  private figures(present: number, integrity: string, webhooks: WebhookFigures | null): Figures {
     const { ledger, totals } = this;
     const others = ledger.problems.filter((problem: Problem) => problem.kind === 'other').length;
     return {
@@ -163,8 +183,9 @@ class CrashRun {
       duplicates: ledger.duplicates.size,
       reusedIds: ledger.reusedIds.size,
       integrityErrors: integrity === 'n/a' ? null : totals.integrityErrors,
-      errors: this.errors.length - totals.integrityErrors + others,
-      problems: [...ledger.problems.map((problem) => `${problem.kind}: ${problem.message}`), ...this.errors],
+      errors: this.errors.length - totals.integrityErrors + others + (webhooks?.otherErrors ?? 0),
+      webhooks,
+      problems: [...ledger.problems.map((problem) => `${problem.kind}: ${problem.message}`), ...this.errors, ...(webhooks?.problems ?? []).map((problem) => `webhooks: ${problem}`)],
       seconds: (performance.now() - this.started) / 1000,
     };
   }
@@ -172,5 +193,13 @@ class CrashRun {
 
 /** True when the run found nothing wrong. */
 export function passed(figures: Figures): boolean {
-  return !figures.lost && !figures.duplicates && !figures.reusedIds && !figures.errors && !figures.integrityErrors;
+  const webhooks = figures.webhooks;
+  return (
+    !figures.lost &&
+    !figures.duplicates &&
+    !figures.reusedIds &&
+    !figures.errors &&
+    !figures.integrityErrors &&
+    (!webhooks || (!webhooks.missing && !webhooks.badSignatures && !webhooks.unstored))
+  );
 }

@@ -42,6 +42,11 @@ export class Ledger {
     return this.acknowledged.size;
   }
 
+  /** Every pet a 201 returned, the last 201 of each name. */
+  acknowledgedPets(): Pet[] {
+    return [...this.acknowledged.values()];
+  }
+
   /** A 201: the pet as sent, under an id of its own which, unless the 201 replays an earlier one, is above the floor. */
   acknowledge({ create, pet }: Acknowledged): void {
     const expected: Pet = { id: pet.id, status: PetStatus.Available, ...create.body };
