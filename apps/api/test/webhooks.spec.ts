@@ -1,6 +1,7 @@
 import type { Pet } from '@petstore/contract';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { type AttemptRecord, type ClaimedMessage, WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
 import { generateWebhookSecret } from '../src/app/webhooks/webhook-signature';
 import { WebhookEndpointEntity } from '../src/app/webhooks/webhook-endpoint.entity';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
@@ -228,6 +229,30 @@ describe('webhooks', () => {
     } finally {
       await database.drop();
     }
+  });
+
+  it('applies a late outcome only to a message still held under the lease it was attempted under', async () => {
+    const sut = await app();
+    const pet = await create(sut);
+    // An endpoint id that no endpoint has: this app's dispatcher leaves the message to the test.
+    await query(sut, `INSERT INTO webhook_messages (endpoint_id, event_type, pet_id, created_at, next_attempt_at) VALUES (999, 'pet.created', ${pet.id}, 0, 0)`);
+    const outbox = sut.app.get(WebhookOutbox);
+    const [first] = await outbox.claim(999, 1_000, 2_000, 10);
+    expect(first).toMatchObject({ pet, attempts: 0, leaseUntil: 2_000 });
+    expect(await outbox.claim(999, 1_500, 2_500, 10)).toEqual([]);
+    // Its lease ran out: another instance claims it again.
+    const [again] = await outbox.claim(999, 2_000, 3_000, 10);
+    expect(again.id).toBe(first.id);
+    const outcome = (claim: ClaimedMessage): AttemptRecord => ({
+      messageId: claim.id, endpointId: 999, attempt: 1, attemptedAt: 2_500, outcome: 'delivered', statusCode: 204, error: null, durationMs: 1, nextAttemptAt: null, leaseUntil: claim.leaseUntil,
+    });
+    const state = async () => (await query(sut, 'SELECT state, locked_until AS "lockedUntil" FROM webhook_messages WHERE endpoint_id = 999'))[0];
+    await outbox.record([outcome(first)]);
+    expect(await state()).toEqual({ state: 'pending', lockedUntil: expect.anything() });
+    expect(Number((await state()).lockedUntil)).toBe(3_000);
+    await outbox.record([outcome(again)]);
+    expect(await state()).toEqual({ state: 'delivered', lockedUntil: null });
+    expect(Number((await query(sut, 'SELECT count(*) AS n FROM webhook_attempts WHERE endpoint_id = 999'))[0].n)).toBe(2);
   });
 
   it('exports attempts, deliveries, the outbox depth and the age of its oldest message', async () => {

@@ -53,7 +53,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private poller?: NodeJS.Timeout;
   private purger?: NodeJS.Timeout;
   private stopping = false;
-  private polling = false;
+  /** The poll under way, if any: at shutdown, its claims must be known before they are released. */
+  private polling?: Promise<void>;
   private pollAgain = false;
   private warnedAt = -Infinity;
 
@@ -83,6 +84,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.stopping = true;
     clearInterval(this.poller);
     clearInterval(this.purger);
+    await this.polling;
     await Promise.race([Promise.allSettled(this.attempts), sleep(FINISH_AT_SHUTDOWN_MS, undefined, { ref: false })]);
     this.stop.abort();
     await Promise.allSettled(this.attempts);
@@ -91,24 +93,25 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /** Claims what is due for every endpoint with room, and starts its attempts; one poll at a time. */
-  async poll(now = Date.now()): Promise<void> {
+  poll(): Promise<void> {
     if (this.polling) {
       this.pollAgain = true;
-      return;
+      return this.polling;
     }
-    this.polling = true;
+    this.polling = this.pollUntilDone().finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  private async pollUntilDone(): Promise<void> {
     try {
       do {
         this.pollAgain = false;
         if (this.stopping || !this.database.ready) return;
         const endpoints = await this.database.run(() => this.outbox.endpoints());
-        for (const endpoint of endpoints) await this.claimFor(endpoint, now);
-        now = Date.now();
+        for (const endpoint of endpoints) await this.claimFor(endpoint, Date.now());
       } while (this.pollAgain);
     } catch (error) {
       this.warn(`Webhook outbox not polled: ${(error as Error).message}`);
-    } finally {
-      this.polling = false;
     }
   }
 
@@ -117,6 +120,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     if (room <= 0 || this.stopping) return;
     const leaseUntil = now + this.config.timeoutMs + LEASE_MARGIN_MS;
     const messages = await this.database.run(() => this.outbox.claim(endpoint.id, now, leaseUntil, room));
+    if (this.stopping) {
+      // Claimed as the instance stops: released with the rest rather than attempted.
+      for (const message of messages) this.claimed.add(message.id);
+      return;
+    }
     if (messages.length === room) this.backlogged.add(endpoint.id);
     else this.backlogged.delete(endpoint.id);
     for (const message of messages) this.track(this.attempt(endpoint, message));
@@ -191,6 +199,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       error: result.error,
       durationMs: result.durationMs,
       nextAttemptAt: retryInMs === undefined ? null : Date.now() + retryInMs,
+      leaseUntil: message.leaseUntil,
     };
   }
 

@@ -20,9 +20,9 @@ const SQL = {
   applyAttempts: `UPDATE webhook_messages SET state = attempt.state, attempts = attempt.attempt,
                     next_attempt_at = coalesce(attempt.next_attempt_at, webhook_messages.next_attempt_at), locked_until = NULL,
                     finished_at = CASE WHEN attempt.state = 'pending' THEN NULL ELSE attempt.attempted_at END
-                  FROM unnest($1::bigint[], $2::varchar[], $3::int[], $4::bigint[], $5::bigint[])
-                    AS attempt (message_id, state, attempt, attempted_at, next_attempt_at)
-                  WHERE webhook_messages.id = attempt.message_id`,
+                  FROM unnest($1::bigint[], $2::varchar[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[])
+                    AS attempt (message_id, state, attempt, attempted_at, next_attempt_at, lease_until)
+                  WHERE webhook_messages.id = attempt.message_id AND webhook_messages.locked_until = attempt.lease_until`,
   logAttempts: `INSERT INTO webhook_attempts (endpoint_id, message_id, attempt, attempted_at, outcome, status_code, error, duration_ms)
                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::varchar[], $6::int[], $7::varchar[], $8::int[])`,
   release: `UPDATE webhook_messages SET locked_until = NULL WHERE state = 'pending' AND id = ANY($1::bigint[])`,
@@ -52,6 +52,7 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
       eventType: row.eventType,
       createdAt: toSafeInteger(row.createdAt),
       attempts: row.attempts,
+      leaseUntil,
       pet: toPet({ id: row.petId, name: row.name, categoryId: row.categoryId, status: row.status }),
     }));
   }
@@ -62,7 +63,7 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
       // Not worth waiting for the WAL flush: an outcome lost to a crash of the database only means the message is
       // sent again, which at-least-once allows. For this transaction only, which PgBouncer's transaction mode keeps.
       await manager.query('SET LOCAL synchronous_commit = off');
-      await manager.query(SQL.applyAttempts, [column('messageId'), attempts.map(messageState), column('attempt'), column('attemptedAt'), column('nextAttemptAt')]);
+      await manager.query(SQL.applyAttempts, [column('messageId'), attempts.map(messageState), column('attempt'), column('attemptedAt'), column('nextAttemptAt'), column('leaseUntil')]);
       await manager.query(SQL.logAttempts, [
         column('endpointId'),
         column('messageId'),

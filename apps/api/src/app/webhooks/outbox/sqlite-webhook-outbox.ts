@@ -18,9 +18,10 @@ const SQL = {
   // Each attempt as a JSON array, in the order of ATTEMPT_FIELDS.
   applyAttempts: `UPDATE webhook_messages SET state = attempt.state, attempts = attempt.attempt, next_attempt_at = coalesce(attempt.next_attempt_at, webhook_messages.next_attempt_at),
                     locked_until = NULL, finished_at = CASE WHEN attempt.state = 'pending' THEN NULL ELSE attempt.attempted_at END
-                  FROM (SELECT value ->> 0 AS message_id, value ->> 1 AS state, value ->> 2 AS attempt, value ->> 3 AS attempted_at, value ->> 4 AS next_attempt_at
+                  FROM (SELECT value ->> 0 AS message_id, value ->> 1 AS state, value ->> 2 AS attempt, value ->> 3 AS attempted_at,
+                               value ->> 4 AS next_attempt_at, value ->> 5 AS lease_until
                         FROM json_each(?)) AS attempt
-                  WHERE webhook_messages.id = attempt.message_id`,
+                  WHERE webhook_messages.id = attempt.message_id AND webhook_messages.locked_until = attempt.lease_until`,
   logAttempts: `INSERT INTO webhook_attempts (endpoint_id, message_id, attempt, attempted_at, outcome, status_code, error, duration_ms)
                 SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7 FROM json_each(?)`,
   release: `UPDATE webhook_messages SET locked_until = NULL WHERE state = 'pending' AND id IN (SELECT value FROM json_each(?))`,
@@ -57,11 +58,11 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
       ((await this.dataSource.query(SQL.pets, [JSON.stringify(rows.map((row) => row.petId))])) as PetRow[]).map((row) => [toSafeInteger(row.id), toPet(row)]),
     );
     // A message whose pet is missing cannot be: the trigger writes both in one statement, and pets are never deleted.
-    return rows.map((row) => ({ ...row, endpointId, pet: pets.get(row.petId) as ClaimedMessage['pet'] }));
+    return rows.map((row) => ({ ...row, endpointId, leaseUntil, pet: pets.get(row.petId) as ClaimedMessage['pet'] }));
   }
 
   record(attempts: AttemptRecord[]): Promise<void> {
-    const applied = attempts.map((a) => [a.messageId, messageState(a), a.attempt, a.attemptedAt, a.nextAttemptAt]);
+    const applied = attempts.map((a) => [a.messageId, messageState(a), a.attempt, a.attemptedAt, a.nextAttemptAt, a.leaseUntil]);
     const logged = attempts.map((a) => [a.endpointId, a.messageId, a.attempt, a.attemptedAt, a.outcome, a.statusCode, a.error, a.durationMs]);
     return this.transactions.run(async () => {
       await this.dataSource.query('BEGIN IMMEDIATE');

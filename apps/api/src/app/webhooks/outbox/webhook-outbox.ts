@@ -17,6 +17,8 @@ export interface ClaimedMessage {
   createdAt: number;
   /** Attempts made before this one. */
   attempts: number;
+  /** The claim's lease: its outcome is applied only while the message is still held under it. */
+  leaseUntil: number;
   pet: Pet;
 }
 
@@ -33,6 +35,8 @@ export interface AttemptRecord {
   durationMs: number;
   /** When a retrying message is next due. */
   nextAttemptAt: number | null;
+  /** The lease it was attempted under: a late outcome, after another instance claimed the message again, is only logged. */
+  leaseUntil: number;
 }
 
 /** How much is waiting: messages not yet delivered or failed, and when the oldest of them happened (epoch ms). */
@@ -54,7 +58,7 @@ export abstract class WebhookOutbox {
    */
   abstract claim(endpointId: number, now: number, leaseUntil: number, limit: number): Promise<ClaimedMessage[]>;
 
-  /** Applies attempts to their messages and logs them, in one transaction. */
+  /** Applies attempts to their messages still held under their lease, and logs them all, in one transaction. */
   abstract record(attempts: AttemptRecord[]): Promise<void>;
 
   /** Gives up this instance's claim on messages it will not attempt (it is stopping), for any instance to take now. */
