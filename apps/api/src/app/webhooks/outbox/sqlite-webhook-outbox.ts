@@ -5,9 +5,6 @@ import { type PetRow, toPet } from '../../pets/stores/pet-row';
 import type { WebhookEventType } from '../webhook-event';
 import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, messageState, type OutboxDepth, WebhookOutbox } from './webhook-outbox';
 
-// PRAGMA synchronous values.
-const SYNCHRONOUS = { normal: 1, full: 2 };
-
 const SQL = {
   endpoints: 'SELECT id, url, secret FROM webhook_endpoints ORDER BY id',
   // SQLite admits one writer at a time to the file, so the look and the lease are one step for every process. Written
@@ -55,7 +52,7 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
   }
 
   async claim(endpointId: number, now: number, leaseUntil: number, limit: number): Promise<ClaimedMessage[]> {
-    const rows = (await this.unsynced(() => this.dataSource.query(SQL.claim, [endpointId, now, now, limit, leaseUntil]))) as ClaimedRow[];
+    const rows = (await this.transactions.run(() => this.dataSource.query(SQL.claim, [endpointId, now, now, limit, leaseUntil]))) as ClaimedRow[];
     if (rows.length === 0) return [];
     const pets = new Map(
       ((await this.dataSource.query(SQL.pets, [JSON.stringify(rows.map((row) => row.petId))])) as PetRow[]).map((row) => [toSafeInteger(row.id), toPet(row)]),
@@ -67,7 +64,7 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
   record(attempts: AttemptRecord[]): Promise<void> {
     const applied = attempts.map((a) => [a.messageId, messageState(a), a.attempt, a.attemptedAt, a.nextAttemptAt, a.leaseUntil]);
     const logged = attempts.map((a) => [a.endpointId, a.messageId, a.attempt, a.attemptedAt, a.outcome, a.statusCode, a.error, a.durationMs]);
-    return this.unsynced(async () => {
+    return this.transactions.run(async () => {
       await this.dataSource.query('BEGIN IMMEDIATE');
       try {
         await this.dataSource.query(SQL.applyAttempts, [JSON.stringify(applied)]);
@@ -82,23 +79,6 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
 
   async release(messageIds: number[]): Promise<void> {
     await this.transactions.run(() => this.dataSource.query(SQL.release, [JSON.stringify(messageIds)]));
-  }
-
-  /**
-   * The outbox's bookkeeping (claims, outcomes) in its turn on the writing connection, committed without waiting for
-   * the disk: in WAL mode SQLite's NORMAL still keeps the file consistent, and what a power cut could lose of it only
-   * means a message sent again, which at-least-once allows. The pets' commits, in their own turns, stay FULL: the
-   * setting is put back before the turn ends.
-   */
-  private unsynced<T>(work: () => Promise<T>): Promise<T> {
-    return this.transactions.run(async () => {
-      await this.dataSource.query(`PRAGMA synchronous = ${SYNCHRONOUS.normal}`);
-      try {
-        return await work();
-      } finally {
-        await this.dataSource.query(`PRAGMA synchronous = ${SYNCHRONOUS.full}`);
-      }
-    });
   }
 
   async depth(): Promise<OutboxDepth> {
