@@ -1,6 +1,7 @@
 import { type Scope, SCOPES } from '@petstore/contract';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { withDatabase } from './admin-database';
+import { printListing, shownTime } from './admin-output';
 import { ApiKeyEntity } from './app/auth/api-key.entity';
 import { ApiKeyStore } from './app/auth/api-key.store';
 import { parseScopes } from './app/auth/scope-list';
@@ -17,7 +18,6 @@ const DEFAULT_GRACE_HOURS = 24;
 const withStore = <T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> =>
   withDatabase((dataSource) => work(new ApiKeyStore(dataSource.getRepository(ApiKeyEntity))));
 
-const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
 function wholeDays(value: string): number {
   if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError('must be a whole number of days, 1 or more.');
@@ -48,7 +48,7 @@ function listed(records: ApiKeyEntity[]) {
 /** Prints a new key: a sentence for the person on stderr, the key alone on stdout, for a script to capture. */
 function printIssued(record: ApiKeyEntity, key: string, what: string): void {
   process.stderr.write(
-    `Key ${record.id} "${record.name}" ${what}, scopes ${record.scopes.join(' ')}, expires ${time(record.expiresAt)}. It is shown once:\n`,
+    `Key ${record.id} "${record.name}" ${what}, scopes ${record.scopes.join(' ')}, expires ${shownTime(record.expiresAt)}. It is shown once:\n`,
   );
   process.stdout.write(`${key}\n`);
 }
@@ -78,16 +78,17 @@ program
   .option('--json', 'print JSON')
   .action(async ({ json }: { json?: boolean }) => {
     const rows = listed(await withStore((store) => store.list()));
-    if (json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-      return;
-    }
     const id = (value: number | null) => (value === null ? '-' : String(value));
-    const lines = rows.map((r) =>
-      [r.id, r.shownPart + '…', r.name, r.scopes.join(','), time(r.createdAt), time(r.expiresAt), time(r.revokedAt), time(r.lastUsedAt), id(r.replacesId), id(r.replacedById)].join('\t'),
-    );
-    const header = 'ID\tKEY\tNAME\tSCOPES\tCREATED\tEXPIRES\tREVOKED\tLAST USED\tREPLACES\tREPLACED BY';
-    process.stdout.write([header, ...lines].join('\n') + '\n');
+    const header = ['ID', 'KEY', 'NAME', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED', 'REPLACES', 'REPLACED BY'];
+    printListing(rows, json, header, (r) => [
+      r.id,
+      r.shownPart + '…',
+      r.name,
+      r.scopes.join(','),
+      ...[r.createdAt, r.expiresAt, r.revokedAt, r.lastUsedAt].map(shownTime),
+      id(r.replacesId),
+      id(r.replacedById),
+    ]);
   });
 
 program
@@ -102,7 +103,7 @@ program
       process.exitCode = 1;
       return;
     }
-    process.stderr.write(`Key ${rotation.replaced.id} now expires ${time(rotation.replaced.expiresAt)}.\n`);
+    process.stderr.write(`Key ${rotation.replaced.id} now expires ${shownTime(rotation.replaced.expiresAt)}.\n`);
     printIssued(rotation.record, rotation.key, `replaces key ${rotation.replaced.id}`);
   });
 
@@ -117,7 +118,7 @@ program
       process.exitCode = 1;
       return;
     }
-    process.stderr.write(`Key ${revoked.id} "${revoked.name}" revoked at ${time(revoked.revokedAt)}.\n`);
+    process.stderr.write(`Key ${revoked.id} "${revoked.name}" revoked at ${shownTime(revoked.revokedAt)}.\n`);
   });
 
 program.parseAsync().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { withDatabase } from './admin-database';
+import { printListing, shownTime } from './admin-output';
 import { loadWebhookConfig } from './app/config/app-config';
 import { checkWebhookUrl, resolvePermittedAddresses, WebhookAddressError } from './app/webhooks/address-policy';
 import type { WebhookAttemptEntity } from './app/webhooks/webhook-attempt.entity';
@@ -18,7 +19,6 @@ const MAX_DELIVERIES_LIMIT = 1000;
 const withStore = <T>(work: (store: WebhookEndpointStore) => Promise<T>): Promise<T> =>
   withDatabase((dataSource) => work(new WebhookEndpointStore(dataSource)));
 
-const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function eventTypes(value: string): WebhookEventType[] {
   try {
@@ -78,7 +78,6 @@ const shown = (attempts: WebhookAttemptEntity[]) =>
     durationMs,
   }));
 
-const table = (header: string, rows: Array<Array<string | number>>) => [header, ...rows.map((row) => row.join('\t'))].join('\n') + '\n';
 
 const program = new Command('webhooks')
   .description('Register, list and remove the endpoints that receive webhooks, and show their delivery attempts.')
@@ -121,11 +120,7 @@ program
   .option('--json', 'print JSON')
   .action(async ({ json }: { json?: boolean }) => {
     const rows = listed(await withStore((store) => store.list()));
-    if (json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-      return;
-    }
-    process.stdout.write(table('ID\tURL\tEVENTS\tCREATED', rows.map((r) => [r.id, r.url, r.events.join(','), time(r.createdAt)])));
+    printListing(rows, json, ['ID', 'URL', 'EVENTS', 'CREATED'], (r) => [r.id, r.url, r.events.join(','), shownTime(r.createdAt)]);
   });
 
 program
@@ -155,15 +150,16 @@ program
       process.exitCode = 1;
       return;
     }
-    const rows = shown(attempts);
-    if (json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-      return;
-    }
-    const header = 'ATTEMPTED\tMESSAGE\tATTEMPT\tOUTCOME\tSTATUS\tERROR\tDURATION';
-    process.stdout.write(
-      table(header, rows.map((r) => [time(r.attemptedAt), r.messageId, r.attempt, r.outcome, r.statusCode ?? '-', r.error ?? '-', `${r.durationMs} ms`])),
-    );
+    const header = ['ATTEMPTED', 'MESSAGE', 'ATTEMPT', 'OUTCOME', 'STATUS', 'ERROR', 'DURATION'];
+    printListing(shown(attempts), json, header, (r) => [
+      shownTime(r.attemptedAt),
+      r.messageId,
+      r.attempt,
+      r.outcome,
+      r.statusCode ?? '-',
+      r.error ?? '-',
+      `${r.durationMs} ms`,
+    ]);
   });
 
 program.parseAsync().catch((error: unknown) => {

@@ -103,6 +103,26 @@ function registerOnSqlite(file: string, receiver: WebhookReceiver): Promise<void
   });
 }
 
+/**
+ * Once the receiver has deliveries in flight, kills and restarts (`killAndRestart`), then expects every pet's event,
+ * none but theirs, every signature good, and the kill to have cut some attempts, which came again after their lease.
+ */
+async function killMidDeliveryAndCheck(receiver: WebhookReceiver, pets: Pet[], what: string, killAndRestart: () => Promise<void>): Promise<void> {
+  const inFlight = await untilInFlight(receiver);
+  const takenIn = receiver.deliveries.length;
+  await killAndRestart();
+  await receiver.waitForPets(pets, AFTER_A_KILL_MS);
+
+  expect(receiver.missing(pets)).toEqual([]);
+  expect(strangers(receiver, pets)).toEqual([]);
+  expect(receiver.badSignatures()).toBe(0);
+  expect({ inFlight: inFlight > 0, backlog: takenIn < pets.length, cut: receiver.cut() > 0 }).toEqual({ inFlight: true, backlog: true, cut: true });
+  process.stdout.write(
+    `webhooks, ${what}: ${pets.length} pets, ${takenIn} delivered before the kill with ${inFlight} in flight, ` +
+      `${receiver.cut()} cut by it, ${receiver.duplicates()} delivered again\n`,
+  );
+}
+
 describe('webhook delivery by separate service processes', () => {
   let receiver: WebhookReceiver | undefined;
 
@@ -146,21 +166,10 @@ describe('webhook delivery by separate service processes', () => {
 
       // Created faster than the slow receiver takes them: a backlog, and both instances with attempts in flight.
       const pets = await createPets(instances.map(({ origin }) => origin), 1_000, 'killed-instance-');
-      const inFlight = await untilInFlight(receiver);
-      const takenIn = receiver.deliveries.length;
-      expect(await killNode(instances[0])).toBe(true);
-      instances[0] = await startInstance(databaseUrl, SHORT_LEASE);
-      await receiver.waitForPets(pets, AFTER_A_KILL_MS);
-
-      expect(receiver.missing(pets)).toEqual([]);
-      expect(strangers(receiver, pets)).toEqual([]);
-      expect(receiver.badSignatures()).toBe(0);
-      // The kill came with deliveries in flight, and cut some of them: those came again once their lease ran out.
-      expect({ inFlight: inFlight > 0, backlog: takenIn < pets.length, cut: receiver.cut() > 0 }).toEqual({ inFlight: true, backlog: true, cut: true });
-      process.stdout.write(
-        `webhooks, two PostgreSQL instances, one SIGKILLed: ${pets.length} pets, ${takenIn} delivered before the kill with ${inFlight} in flight, ` +
-          `${receiver.cut()} cut by it, ${receiver.duplicates()} delivered again\n`,
-      );
+      await killMidDeliveryAndCheck(receiver, pets, 'two PostgreSQL instances, one SIGKILLed', async () => {
+        expect(await killNode(instances[0])).toBe(true);
+        instances[0] = await startInstance(databaseUrl, SHORT_LEASE);
+      });
     });
   });
 
@@ -173,20 +182,10 @@ describe('webhook delivery by separate service processes', () => {
       await registerOnSqlite(file, receiver);
 
       const pets = await createPets([instances[0].origin], 500, 'killed-sqlite-');
-      const inFlight = await untilInFlight(receiver);
-      const takenIn = receiver.deliveries.length;
-      expect(await killNode(instances[0])).toBe(true);
-      instances[0] = await startInstance(`sqlite:${file}`, SHORT_LEASE);
-      await receiver.waitForPets(pets, AFTER_A_KILL_MS);
-
-      expect(receiver.missing(pets)).toEqual([]);
-      expect(strangers(receiver, pets)).toEqual([]);
-      expect(receiver.badSignatures()).toBe(0);
-      expect({ inFlight: inFlight > 0, backlog: takenIn < pets.length, cut: receiver.cut() > 0 }).toEqual({ inFlight: true, backlog: true, cut: true });
-      process.stdout.write(
-        `webhooks, one SQLite instance SIGKILLed: ${pets.length} pets, ${takenIn} delivered before the kill with ${inFlight} in flight, ` +
-          `${receiver.cut()} cut by it, ${receiver.duplicates()} delivered again\n`,
-      );
+      await killMidDeliveryAndCheck(receiver, pets, 'one SQLite instance SIGKILLed', async () => {
+        expect(await killNode(instances[0])).toBe(true);
+        instances[0] = await startInstance(`sqlite:${file}`, SHORT_LEASE);
+      });
     } finally {
       await stopInstances();
       rmSync(dir, { recursive: true, force: true });
