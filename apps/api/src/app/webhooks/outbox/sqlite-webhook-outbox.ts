@@ -47,18 +47,23 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
     super();
   }
 
+  // Every statement here, reads too, takes its turn on the writing connection: sent to it while another of its
+  // statements waits for the file's lock (another process writing), it would hold a thread of the pool, which the
+  // readers and DNS lookups share, waiting for that connection, five times a second.
   endpoints(): Promise<DispatchEndpoint[]> {
-    return this.dataSource.query(SQL.endpoints);
+    return this.transactions.run(() => this.dataSource.query(SQL.endpoints));
   }
 
-  async claim(endpointId: number, now: number, leaseUntil: number, limit: number): Promise<ClaimedMessage[]> {
-    const rows = (await this.transactions.run(() => this.dataSource.query(SQL.claim, [endpointId, now, now, limit, leaseUntil]))) as ClaimedRow[];
-    if (rows.length === 0) return [];
-    const pets = new Map(
-      ((await this.dataSource.query(SQL.pets, [JSON.stringify(rows.map((row) => row.petId))])) as PetRow[]).map((row) => [toSafeInteger(row.id), toPet(row)]),
-    );
-    // A message whose pet is missing cannot be: the trigger writes both in one statement, and pets are never deleted.
-    return rows.map((row) => ({ ...row, endpointId, leaseUntil, pet: pets.get(row.petId) as ClaimedMessage['pet'] }));
+  claim(endpointId: number, now: number, leaseUntil: number, limit: number): Promise<ClaimedMessage[]> {
+    return this.transactions.run(async () => {
+      const rows = (await this.dataSource.query(SQL.claim, [endpointId, now, now, limit, leaseUntil])) as ClaimedRow[];
+      if (rows.length === 0) return [];
+      const pets = new Map(
+        ((await this.dataSource.query(SQL.pets, [JSON.stringify(rows.map((row) => row.petId))])) as PetRow[]).map((row) => [toSafeInteger(row.id), toPet(row)]),
+      );
+      // A message whose pet is missing cannot be: the trigger writes both in one statement, and pets are never deleted.
+      return rows.map((row) => ({ ...row, endpointId, leaseUntil, pet: pets.get(row.petId) as ClaimedMessage['pet'] }));
+    });
   }
 
   record(attempts: AttemptRecord[]): Promise<void> {
@@ -82,7 +87,7 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
   }
 
   async depth(): Promise<OutboxDepth> {
-    const [row] = (await this.dataSource.query(SQL.depth)) as Array<{ pending: number; oldestCreatedAt: number | null }>;
+    const [row] = (await this.transactions.run(() => this.dataSource.query(SQL.depth))) as Array<{ pending: number; oldestCreatedAt: number | null }>;
     return row;
   }
 
