@@ -46,10 +46,15 @@ describe(WebhookEndpointStore.name, () => {
 
   beforeAll(async () => {
     sut = await startApp();
-    dataSource = sut.app.get(DataSource);
+    // A connection of its own, as `npm run webhooks` has in its own process: on SQLite the service's one writing
+    // connection runs its own transactions (the group commit's, the outbox's), which another's must not interleave with.
+    dataSource = await new DataSource(sut.app.get(DataSource).options).initialize();
     store = new WebhookEndpointStore(dataSource);
   });
-  afterAll(() => sut.close());
+  afterAll(async () => {
+    await dataSource.destroy();
+    await sut.close();
+  });
 
   describe('add', () => {
     it('stores the endpoint with its events and a new secret: whsec_ and the base64 of 32 random bytes', async () => {

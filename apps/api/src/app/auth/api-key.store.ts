@@ -1,5 +1,6 @@
 import { type Scope, SCOPES } from '@petstore/contract';
 import type { EntityManager, Repository } from 'typeorm';
+import { writeFirst } from '../database/write-first';
 import { ApiKeyEntity } from './api-key.entity';
 import { generateApiKey, hashApiKey, shownPart } from './api-key';
 
@@ -63,6 +64,7 @@ export class ApiKeyStore {
 }
 
 async function rotateIn(keys: Repository<ApiKeyEntity>, idOrShownPart: string, graceMs: number, now: number): Promise<Rotation> {
+  await writeFirst(keys.manager, 'api_keys');
   const old = await findKey(keys, idOrShownPart);
   if (!old) return { refused: `No key matches "${idOrShownPart}".` };
   const successor = await keys.findOneBy({ replacesId: old.id });

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { writeFirst } from '../database/write-first';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import type { WebhookEventType } from './webhook-event';
@@ -56,8 +57,9 @@ export class WebhookEndpointStore {
  * end, and holds off new ones until this one commits. Without it, a pet inserted while the endpoint is removed reads
  * the endpoint from a snapshot taken before the removal and leaves it a message after the delete of its messages.
  * A blocked trigger reads the endpoints again once it has the lock, and finds the endpoint gone (checked on
- * PostgreSQL 15). SQLite runs one write transaction at a time already.
+ * PostgreSQL 15). SQLite runs one write transaction at a time already: this one takes the lock first (writeFirst).
  */
 async function excludeOutboxWriters(manager: EntityManager): Promise<void> {
   if (manager.connection.options.type === 'postgres') await manager.query('LOCK TABLE webhook_messages IN SHARE ROW EXCLUSIVE MODE');
+  else await writeFirst(manager, 'webhook_messages');
 }

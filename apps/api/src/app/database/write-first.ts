@@ -1,0 +1,11 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Takes SQLite's write lock at the start of a transaction that reads before it writes (the admin commands'). TypeORM
+ * begins SQLite transactions deferred: their first write then upgrades a read snapshot, which SQLite refuses at once
+ * (SQLITE_BUSY) if the service wrote in between, rather than waiting its busy timeout. A write that changes nothing,
+ * first, waits for the lock as any write does. PostgreSQL needs nothing of the kind.
+ */
+export async function writeFirst(manager: EntityManager, table: string): Promise<void> {
+  if (manager.connection.options.type === 'sqlite') await manager.query(`UPDATE ${table} SET id = id WHERE 0`);
+}
