@@ -1,7 +1,7 @@
 import { type Scope, SCOPES } from '@petstore/contract';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { withDatabase } from './admin-database';
-import { printListing, shownTime } from './admin-output';
+import { optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
 import { ApiKeyEntity } from './app/auth/api-key.entity';
 import { ApiKeyStore } from './app/auth/api-key.store';
 import { parseScopes } from './app/auth/scope-list';
@@ -31,13 +31,7 @@ function graceHours(value: string): number {
   return hours;
 }
 
-function scopes(value: string): Scope[] {
-  try {
-    return parseScopes(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+const scopes = optionParser(parseScopes);
 
 /** What `list` shows of a key: never its hash; which key it replaced and which replaced it. */
 function listed(records: ApiKeyEntity[]) {
@@ -121,12 +115,4 @@ program
     process.stderr.write(`Key ${revoked.id} "${revoked.name}" revoked at ${shownTime(revoked.revokedAt)}.\n`);
   });
 
-program.parseAsync().catch((error: unknown) => {
-  // Help ends in a CommanderError with exit code 0; every other one is a mistaken command line.
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
-    return;
-  }
-  process.stderr.write(`keys: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+runAdminCommand(program);

@@ -1,6 +1,6 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { withDatabase } from './admin-database';
-import { printListing, shownTime } from './admin-output';
+import { optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
 import { loadWebhookConfig } from './app/config/app-config';
 import { checkWebhookUrl, resolvePermittedAddresses, WebhookAddressError } from './app/webhooks/address-policy';
 import type { WebhookAttemptEntity } from './app/webhooks/webhook-attempt.entity';
@@ -20,13 +20,7 @@ const withStore = <T>(work: (store: WebhookEndpointStore) => Promise<T>): Promis
   withDatabase((dataSource) => work(new WebhookEndpointStore(dataSource)));
 
 
-function eventTypes(value: string): WebhookEventType[] {
-  try {
-    return parseEventTypes(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+const eventTypes = optionParser(parseEventTypes);
 
 function endpointId(value: string): number {
   if (!/^[1-9]\d{0,15}$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be an endpoint id, as `list` shows it.');
@@ -162,12 +156,4 @@ program
     ]);
   });
 
-program.parseAsync().catch((error: unknown) => {
-  // Help ends in a CommanderError with exit code 0; every other one is a mistaken command line.
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
-    return;
-  }
-  process.stderr.write(`webhooks: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+runAdminCommand(program);

@@ -255,6 +255,24 @@ describe('webhooks', () => {
     expect(Number((await query(sut, 'SELECT count(*) AS n FROM webhook_attempts WHERE endpoint_id = 999'))[0].n)).toBe(2);
   });
 
+  it('purges finished messages and attempts older than the cut-off, and never a pending message', async () => {
+    const sut = await app();
+    const pet = await create(sut);
+    const message = (state: string, finishedAt: number | null) =>
+      query(sut, `INSERT INTO webhook_messages (endpoint_id, event_type, pet_id, created_at, next_attempt_at, state, finished_at)
+                  VALUES (998, 'pet.created', ${pet.id}, 0, 0, '${state}', ${finishedAt})`);
+    await message('delivered', 1_000);
+    await message('failed', 1_000);
+    await message('delivered', 5_000);
+    await message('pending', null);
+    await query(sut, `INSERT INTO webhook_attempts (endpoint_id, message_id, attempt, attempted_at, outcome, duration_ms) VALUES (998, 1, 1, 1000, 'delivered', 1)`);
+    await query(sut, `INSERT INTO webhook_attempts (endpoint_id, message_id, attempt, attempted_at, outcome, duration_ms) VALUES (998, 1, 1, 5000, 'delivered', 1)`);
+    await sut.app.get(WebhookOutbox).purge(2_000);
+    const left = await query(sut, 'SELECT state FROM webhook_messages WHERE endpoint_id = 998 ORDER BY id');
+    expect(left.map(({ state }) => state)).toEqual(['delivered', 'pending']);
+    expect(Number((await query(sut, 'SELECT count(*) AS n FROM webhook_attempts WHERE endpoint_id = 998'))[0].n)).toBe(1);
+  });
+
   it('exports attempts, deliveries, the outbox depth and the age of its oldest message', async () => {
     const sut = await app({ WEBHOOK_RETRY_SCHEDULE: '30' });
     const hooks = await receiver(() => 500);
