@@ -120,6 +120,35 @@ describe('address policy', () => {
       await expect(resolvePermittedAddresses('hooks.example.com', true)).rejects.toBe(outage);
     });
 
+    it('shares one lookup among concurrent resolutions of a host, and looks it up afresh once that one has answered', async () => {
+      const lookup = resolvesTo('1.1.1.1');
+      const together = await Promise.all(Array.from({ length: 32 }, () => resolvePermittedAddresses('hooks.example.com', false)));
+      expect(together).toEqual(Array(32).fill([{ address: '1.1.1.1', family: 4 }]));
+      expect(lookup).toHaveBeenCalledTimes(1);
+      await resolvePermittedAddresses('hooks.example.com', false);
+      expect(lookup).toHaveBeenCalledTimes(2);
+    });
+
+    it('runs at most two lookups at once, so that a slow resolver leaves libuv’s pool threads to the database', async () => {
+      const answers: (() => void)[] = [];
+      const lookup = jest.spyOn(dns, 'lookup').mockImplementation(
+        () => new Promise((resolve) => answers.push(() => resolve([{ address: '1.1.1.1', family: 4 }] as never))) as never,
+      );
+      const hosts = ['a.example.com', 'b.example.com', 'c.example.com', 'd.example.com'];
+      const resolved = Promise.all(hosts.map((host) => resolvePermittedAddresses(host, false)));
+      await new Promise(setImmediate);
+      expect(lookup).toHaveBeenCalledTimes(2);
+      answers.shift()?.();
+      await new Promise(setImmediate);
+      expect(lookup).toHaveBeenCalledTimes(3);
+      while (lookup.mock.calls.length < hosts.length || answers.length > 0) {
+        answers.shift()?.();
+        await new Promise(setImmediate);
+      }
+      await expect(resolved).resolves.toHaveLength(4);
+      expect(lookup.mock.calls.map(([host]) => host)).toEqual(hosts);
+    });
+
     it('resolves localhost through the system resolver and refuses it', async () => {
       await expect(resolvePermittedAddresses('localhost', false)).rejects.toThrow(/"localhost" resolves to (127\.0\.0\.1|::1), a loopback/);
     });

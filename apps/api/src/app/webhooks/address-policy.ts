@@ -1,5 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import pLimit from 'p-limit';
 
 /** A webhook URL, or an address its host resolves to, that the service refuses to call. */
 export class WebhookAddressError extends Error {
@@ -97,9 +98,22 @@ export function checkWebhookUrl(raw: string, options: { allowInsecure: boolean }
   return url;
 }
 
-async function lookup(host: string): Promise<{ address: string; family: number }[]> {
+type ResolvedAddress = { address: string; family: number };
+
+// getaddrinfo blocks one of libuv's four pool threads until the resolver answers, and SQLite's statements need those
+// threads too. Deliveries to one host share the lookup under way, and at most two lookups run at once, so that a slow
+// or throttled resolver (a burst of 32 deliveries, each waiting out its timeouts) cannot take the pool from the database.
+const lookupSlots = pLimit(2);
+const lookupsUnderWay = new Map<string, Promise<ResolvedAddress[]>>();
+
+async function lookup(host: string): Promise<ResolvedAddress[]> {
+  let underWay = lookupsUnderWay.get(host);
+  if (!underWay) {
+    underWay = lookupSlots(() => dns.lookup(host, { all: true, order: 'verbatim' })).finally(() => lookupsUnderWay.delete(host));
+    lookupsUnderWay.set(host, underWay);
+  }
   try {
-    return await dns.lookup(host, { all: true, order: 'verbatim' });
+    return await underWay;
   } catch (error) {
     // A name that does not exist is the URL's fault; a failing resolver (EAI_AGAIN, ...) is passed on as it is.
     const code = (error as NodeJS.ErrnoException).code;
