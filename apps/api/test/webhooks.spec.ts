@@ -1,6 +1,8 @@
 import type { Pet } from '@petstore/contract';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { Metrics } from '../src/app/metrics/metrics';
+import { ApiPressure } from '../src/app/webhooks/api-pressure';
 import { type AttemptRecord, type ClaimedMessage, WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
 import { generateWebhookSecret } from '../src/app/webhooks/webhook-signature';
 import { WebhookEndpointEntity } from '../src/app/webhooks/webhook-endpoint.entity';
@@ -162,6 +164,23 @@ describe('webhooks', () => {
     await until(() => fast.received, (received) => received.length === 40, 4_000);
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(slow.received.length).toBeGreaterThan(0);
+  });
+
+  it('holds deliveries to a trickle while the API saturates the event loop, and works through the rest once it does not', async () => {
+    const sut = await app({ WEBHOOK_TIMEOUT_MS: '5000' });
+    const pressure = jest.spyOn(sut.app.get(ApiPressure), 'sample').mockReturnValue(true);
+    // Unanswered attempts stay in flight until their timeout: what is received is what the dispatcher let out at once.
+    const hanging = await receiver(() => 'hang');
+    await register(sut, hanging.url);
+    for (let i = 0; i < 40; i += 1) await create(sut, `Pet ${i}`);
+    await until(() => hanging.received, (received) => received.length >= 8);
+    await sleep(1_000); // five polls, none of which may add to the eight in flight
+    expect(hanging.received).toHaveLength(8);
+    const metrics = sut.app.get(Metrics);
+    expect(await metrics.registry.getSingleMetricAsString('petstore_webhook_dispatch_yielding')).toMatch(/ 1$/);
+    pressure.mockReturnValue(false);
+    await until(() => hanging.received, (received) => received.length === 32, 2_000);
+    expect(await metrics.registry.getSingleMetricAsString('petstore_webhook_dispatch_yielding')).toMatch(/ 0$/);
   });
 
   it('refuses, at delivery, an endpoint whose address is private unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true', async () => {

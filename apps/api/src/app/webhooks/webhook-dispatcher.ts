@@ -7,6 +7,7 @@ import { DatabaseConnection } from '../database/database-connection';
 import { Metrics } from '../metrics/metrics';
 import { GroupCommit } from '../pets/group-commit';
 import { checkWebhookUrl } from './address-policy';
+import { ApiPressure } from './api-pressure';
 import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, type OutboxDepth, WebhookOutbox } from './outbox/webhook-outbox';
 import { nextAttemptDelayMs } from './retry-schedule';
 import { eventBody, messageId } from './webhook-event';
@@ -19,6 +20,11 @@ const POLL_MS = 200;
 const PER_ENDPOINT = 32;
 /** A claim is renewed once at most this many of an endpoint's attempts are left in flight, so claims come in batches. */
 const CLAIM_AGAIN_AT = PER_ENDPOINT / 2;
+/**
+ * Attempts in flight per endpoint and instance while the API saturates the event loop (see ApiPressure), claimed only
+ * by the poll: a trickle (at most 40 a second per endpoint) that keeps the oldest messages moving.
+ */
+const PER_ENDPOINT_UNDER_PRESSURE = 8;
 /** Beyond the attempt's deadline, the time to record its outcome before another instance may claim the message. */
 const LEASE_MARGIN_MS = 20_000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -33,7 +39,8 @@ const WARN_EVERY_MS = 60_000;
  * Delivers the outbox's messages: at least once, each by one instance at a time (claimed with a lease), signed per
  * Standard Webhooks, retried on the configured schedule and then marked failed. Every instance runs one; with no
  * endpoint registered it only looks, five times a second, at an empty table. Endpoints never wait for each other:
- * each has its own attempts in flight. Outcomes are recorded in batches, one transaction each.
+ * each has its own attempts in flight. Outcomes are recorded in batches, one transaction each. While the API saturates
+ * the event loop, deliveries slow to a trickle and the outbox holds the rest (ApiPressure).
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -57,20 +64,29 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private polling?: Promise<void>;
   private pollAgain = false;
   private warnedAt = -Infinity;
+  /** Whether the API saturated the event loop during the last poll interval: deliveries yield to it. */
+  private yielding = false;
 
   constructor(
     config: ConfigService<AppConfig, true>,
     private readonly outbox: WebhookOutbox,
     private readonly database: DatabaseConnection,
     private readonly metrics: Metrics,
+    private readonly pressure: ApiPressure,
   ) {
     this.config = config.get('webhooks', { infer: true });
     // Every attempt in flight listens to it, many more than Node's default warning level of 10.
     setMaxListeners(0, this.stop.signal);
+    metrics.gauge('petstore_webhook_dispatch_yielding', 'Whether deliveries are held back (1) because the API saturates the event loop.', () =>
+      Number(this.yielding),
+    );
   }
 
   onApplicationBootstrap(): void {
-    this.poller = setInterval(() => void this.poll(), POLL_MS).unref();
+    this.poller = setInterval(() => {
+      this.yielding = this.pressure.sample();
+      void this.poll();
+    }, POLL_MS).unref();
     this.purger = setInterval(() => void this.purge(), PURGE_EVERY_MS).unref();
     this.exportDepth();
   }
@@ -116,7 +132,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async claimFor(endpoint: DispatchEndpoint, now: number): Promise<void> {
-    const room = PER_ENDPOINT - (this.inFlight.get(endpoint.id) ?? 0);
+    const room = (this.yielding ? PER_ENDPOINT_UNDER_PRESSURE : PER_ENDPOINT) - (this.inFlight.get(endpoint.id) ?? 0);
     if (room <= 0 || this.stopping) return;
     const leaseUntil = now + this.config.timeoutMs + LEASE_MARGIN_MS;
     const messages = await this.database.run(() => this.outbox.claim(endpoint.id, now, leaseUntil, room));
@@ -147,8 +163,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       // connection to the endpoint (the message stays claimed until it is recorded).
       const left = (this.inFlight.get(endpoint.id) ?? 1) - 1;
       this.inFlight.set(endpoint.id, left);
-      // A backlog is worked through at the speed of the endpoint, not of the poll.
-      if (left <= CLAIM_AGAIN_AT && this.backlogged.has(endpoint.id)) void this.poll();
+      // A backlog is worked through at the speed of the endpoint, not of the poll, unless the API needs the loop.
+      if (left <= CLAIM_AGAIN_AT && this.backlogged.has(endpoint.id) && !this.yielding) void this.poll();
     }
     if (this.stop.signal.aborted) return;
     const record = this.recordOf(message, attemptedAt, result);

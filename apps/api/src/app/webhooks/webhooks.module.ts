@@ -5,12 +5,14 @@ import { SqliteDialect } from '../database/sqlite/sqlite.dialect';
 import { PostgresWebhookOutbox } from './outbox/postgres-webhook-outbox';
 import { SqliteWebhookOutbox } from './outbox/sqlite-webhook-outbox';
 import { WebhookOutbox } from './outbox/webhook-outbox';
+import { ApiPressure } from './api-pressure';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 /** Signed webhooks, delivered from the outbox that creates fill; endpoints are registered with `npm run webhooks`. */
 @Module({
   providers: [
     WebhookDispatcher,
+    ApiPressure,
     {
       provide: WebhookOutbox,
       inject: [DataSource, DatabaseDialect],
