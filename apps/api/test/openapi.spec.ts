@@ -52,8 +52,8 @@ interface OasDocument {
     securitySchemes: Record<string, { type: string; scheme?: string; bearerFormat?: string; description?: string }>;
   };
   security: Array<Record<string, string[]>>;
-  webhooks?: unknown;
-  'x-webhooks': Record<string, Record<string, OasOperation>>;
+  webhooks: Record<string, Record<string, OasOperation>>;
+  'x-webhooks'?: unknown;
 }
 
 const PRODUCTION = 'https://api.example.com/v1';
@@ -397,14 +397,14 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     });
   });
 
-  describe('x-webhooks: the pet.created event', () => {
-    const petCreated = () => doc['x-webhooks']['pet.created'].post;
+  describe('webhooks: the pet.created event', () => {
+    const petCreated = () => doc.webhooks['pet.created'].post;
 
-    it('is described in the x-webhooks extension, the document staying OpenAPI 3.0', () => {
-      expect(doc.openapi).toMatch(/^3\.0\.\d+$/);
-      expect(doc.webhooks).toBeUndefined();
-      expect(Object.keys(doc['x-webhooks'])).toEqual(['pet.created']);
-      expect(Object.keys(doc['x-webhooks']['pet.created'])).toEqual(['post']);
+    it('is described in OpenAPI 3.1 webhooks, not in an extension', () => {
+      expect(doc.openapi).toBe('3.1.0');
+      expect(doc['x-webhooks']).toBeUndefined();
+      expect(Object.keys(doc.webhooks)).toEqual(['pet.created']);
+      expect(Object.keys(doc.webhooks['pet.created'])).toEqual(['post']);
       expect(petCreated()).toMatchObject({ operationId: 'petCreated', summary: expect.any(String) });
     });
 
@@ -465,7 +465,7 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
       const configured = await startApp({ env: { PUBLIC_BASE_URL: PRODUCTION, WEBHOOK_RETRY_SCHEDULE: '0.5,90,7200', WEBHOOK_TIMEOUT_MS: '2500' } });
       try {
         const other = (await (await fetch(`${configured.origin}/docs/openapi.json`)).json()) as OasDocument;
-        const post = other['x-webhooks']['pet.created'].post;
+        const post = other.webhooks['pet.created'].post;
         expect(post.description).toContain('retried 3 times, waiting 0.5 s, 90 s and 2 h after the failed attempts in turn; then it has failed.');
         expect(post.responses['2XX'].description).toBe('Delivered. Any other answer, or none within 2.5 s, is retried.');
       } finally {

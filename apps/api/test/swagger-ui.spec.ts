@@ -88,9 +88,19 @@ describeBrowser('Swagger UI (/docs)', () => {
       // Deprecated paths carry a different class, so the path is read from its data attribute.
       expect(await summary.locator('[data-path]').getAttribute('data-path')).toBe(path);
     }
-    expect(await page.locator('.opblock').count()).toBe(expected.length);
+    expect(await page.locator('.operation-tag-content .opblock').count()).toBe(expected.length);
     expect(await operation('getPet').getAttribute('class')).toContain('opblock-deprecated');
     expect(await operation('listPets').getAttribute('class')).not.toContain('opblock-deprecated');
+  });
+
+  it('shows the pet.created event under Webhooks, from the document’s OpenAPI 3.1 webhooks', async () => {
+    const webhooks = page.locator('.webhooks');
+    expect(await webhooks.locator('h2').innerText()).toBe('Webhooks');
+    const blocks = webhooks.locator('.opblock');
+    expect(await blocks.count()).toBe(1);
+    const summary = page.locator('#operations-webhooks-petCreated .opblock-summary');
+    expect(await summary.locator('.opblock-summary-method').innerText()).toBe('POST');
+    expect(await summary.innerText()).toContain('pet.created');
   });
 
   it('answers 401 to "Try it out" before authorizing', async () => {

@@ -67,10 +67,10 @@ function duration(seconds: number): string {
 }
 
 /**
- * The events the service sends, as the `x-webhooks` extension (Redoc's; `webhooks` itself is OpenAPI 3.1, and the
- * document is 3.0): how each message is signed, when it is retried, and what its body is.
+ * The events the service sends, the OpenAPI 3.1 document's `webhooks`: how each message is signed, when it is retried,
+ * and what its body is.
  */
-export function webhooksExtension(config: Pick<WebhookConfig, 'retryScheduleSeconds' | 'timeoutMs'>, eventSchema: string) {
+export function webhooksDescription(config: Pick<WebhookConfig, 'retryScheduleSeconds' | 'timeoutMs'>, eventSchema: string) {
   const timeout = duration(config.timeoutMs / 1000);
   const waits = config.retryScheduleSeconds.map(duration);
   const retries =
