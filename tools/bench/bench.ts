@@ -6,12 +6,12 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { serviceBuild } from '@petstore/testing';
+import { registerWebhookEndpoint, serviceBuild } from '@petstore/testing';
 import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
 import { formatSpread, ratio, spread, table } from './report';
-import { addWebhookEndpoint, migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
+import { migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
 import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
 import { startWebhookReceiver, WEBHOOK_RECEIVER_ENV } from './webhook-receiver';
 
@@ -235,7 +235,7 @@ async function compare(options: Options, dir: string) {
   /** With --webhook-receiver: the service's endpoint, in its database, and its leave to deliver to 127.0.0.1 over http. */
   const withEndpoint = async (name: string, databaseUrl: string) => {
     if (!receiver) return {};
-    await addWebhookEndpoint(databaseUrl, receiver.urlFor(name), receiver.secret);
+    await registerWebhookEndpoint(databaseUrl, receiver.urlFor(name), receiver.secret);
     withEndpoints.add(name);
     return WEBHOOK_RECEIVER_ENV;
   };

@@ -58,22 +58,6 @@ export async function seedPostgres(databaseUrl: string, count: number): Promise<
   });
 }
 
-/**
- * Registers a webhook endpoint for pet.created, as `npm run webhooks -- add` would, in a migrated database (`sqlite:`
- * file or PostgreSQL URL); after seeding, so that the seeded pets have no messages.
- */
-export async function addWebhookEndpoint(databaseUrl: string, url: string, secret: string): Promise<void> {
-  const values = [url, secret, 'pet.created', Date.now()];
-  const insert = (placeholders: string) => `INSERT INTO webhook_endpoints (url, secret, events, created_at) VALUES (${placeholders})`;
-  if (databaseUrl.startsWith('sqlite:')) {
-    const db = new Database(databaseUrl.slice('sqlite:'.length));
-    db.prepare(insert('?, ?, ?, ?')).run(...values);
-    db.close();
-    return;
-  }
-  await withClient(databaseUrl, (client) => client.query(insert('$1, $2, $3, $4'), values));
-}
-
 // A file is copied on its own, without its -wal: everything must be in the main file first.
 function checkpoint(file: string): void {
   const db = new Database(file);

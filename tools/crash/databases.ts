@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { freePort, startPgBouncer } from '@petstore/testing';
-import { createPostgresDatabase, withClient } from '../postgres-database';
+import { createPostgresDatabase } from '../postgres-database';
 
 export type DatabaseKind = 'sqlite' | 'postgres' | 'pgbouncer';
 
@@ -11,40 +11,21 @@ export interface CrashDatabase {
   url: string;
   /** Problems the database finds in its own files, [] when none; null where there is no such check. Only while the service is down. */
   integrityCheck(): Promise<string[] | null>;
-  /** Registers a webhook endpoint for pet.created, as `npm run webhooks -- add` would; only once the service has migrated the database. */
-  addWebhookEndpoint(url: string, secret: string): Promise<void>;
   /** Removes the PostgreSQL database; the SQLite file goes with the run's folder. */
   drop(): Promise<void>;
 }
 
-const ADD_ENDPOINT = (placeholders: string[]) =>
-  `INSERT INTO webhook_endpoints (url, secret, events, created_at) VALUES (${placeholders.join(', ')})`;
-
 /** A SQLite file in `dir`, created by the service's migrations on its first start. */
 export function sqliteDatabase(dir: string): CrashDatabase {
   const path = join(dir, 'petstore.sqlite');
-  return {
-    kind: 'sqlite',
-    url: `sqlite:${path}`,
-    integrityCheck: () => sqliteIntegrity(path),
-    addWebhookEndpoint: (url, secret) => sqliteRun(path, ADD_ENDPOINT(['?', '?', '?', '?']), [url, secret, 'pet.created', Date.now()]),
-    drop: async () => undefined,
-  };
+  return { kind: 'sqlite', url: `sqlite:${path}`, integrityCheck: () => sqliteIntegrity(path), drop: async () => undefined };
 }
 
 /** A new, empty PostgreSQL database on the server of `adminUrl`, made through that (existing) database. */
 export async function postgresDatabase(adminUrl: string): Promise<CrashDatabase> {
   const { url, drop } = await createPostgresDatabase(adminUrl, 'crash');
   // PostgreSQL's own crash recovery is not under test here; whether the service's rows survived it is.
-  return {
-    kind: 'postgres',
-    url,
-    integrityCheck: async () => null,
-    addWebhookEndpoint: async (endpoint, secret) => {
-      await withClient(url, (client) => client.query(ADD_ENDPOINT(['$1', '$2', '$3', '$4']), [endpoint, secret, 'pet.created', Date.now()]));
-    },
-    drop,
-  };
+  return { kind: 'postgres', url, integrityCheck: async () => null, drop };
 }
 
 /**
@@ -76,17 +57,6 @@ function sqliteIntegrity(path: string): Promise<string[]> {
         const lines = error ? [] : rows.map((row) => row.integrity_check);
         database.close(() => (error ? reject(error) : resolve(lines.length === 1 && lines[0] === 'ok' ? [] : lines)));
       });
-    });
-  });
-}
-
-/** One statement on the file beside the running service, waiting its turn for the lock as another process would. */
-function sqliteRun(path: string, sql: string, params: unknown[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const database = new sqlite3.Database(path, sqlite3.OPEN_READWRITE, (openError) => {
-      if (openError) return reject(openError);
-      database.configure('busyTimeout', 10_000);
-      database.run(sql, params, (error) => database.close(() => (error ? reject(error) : resolve())));
     });
   });
 }

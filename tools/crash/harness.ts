@@ -1,4 +1,4 @@
-import { killNode, type StartedService, stopNode } from '@petstore/testing';
+import { killNode, registerWebhookEndpoint, type StartedService, stopNode } from '@petstore/testing';
 import type { CrashDatabase, DatabaseKind } from './databases';
 import { driveCreates, retryCreates } from './load';
 import { between, seededRandom } from './random';
@@ -87,7 +87,7 @@ class CrashRun {
     try {
       this.service = await this.startService();
       // Once the service's migrations have made the table, and before the first create: every pet has its message.
-      if (this.receiver) await this.database.addWebhookEndpoint(this.receiver.url, this.receiver.secret);
+      if (this.receiver) await registerWebhookEndpoint(this.database.url, this.receiver.url, this.receiver.secret);
       for (let cycle = 1; cycle <= this.options.cycles; cycle++) await this.cycle(cycle);
       const waited = this.receiver ? await this.receiver.waitForAll(this.ledger.acknowledgedPets()) : 0;
       // The retries of the last cycle are checked here, and everything else once more.

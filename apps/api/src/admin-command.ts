@@ -23,6 +23,12 @@ export const optionParser =
     }
   };
 
+/** Says on stderr why nothing was done (no such key or endpoint, a refused rotation): exit code 1. */
+export function nothingDone(reason: string): void {
+  process.stderr.write(`${reason}\n`);
+  process.exitCode = 1;
+}
+
 /** Runs the command line. Exit codes: 0 done, 1 nothing done (or a failure, named on stderr), 2 a mistaken command line. */
 export function runAdminCommand(program: Command): void {
   program.parseAsync().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { type Scope, SCOPES } from '@petstore/contract';
 import { Command, InvalidArgumentError } from 'commander';
 import { withDatabase } from './admin-database';
-import { optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
+import { nothingDone, optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
 import { ApiKeyEntity } from './app/auth/api-key.entity';
 import { ApiKeyStore } from './app/auth/api-key.store';
 import { parseScopes } from './app/auth/scope-list';
@@ -17,7 +17,6 @@ const DEFAULT_GRACE_HOURS = 24;
 
 const withStore = <T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> =>
   withDatabase((dataSource) => work(new ApiKeyStore(dataSource.getRepository(ApiKeyEntity))));
-
 
 function wholeDays(value: string): number {
   if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError('must be a whole number of days, 1 or more.');
@@ -92,11 +91,7 @@ program
   .option('--grace-hours <hours>', 'how long the old key keeps working', graceHours, DEFAULT_GRACE_HOURS)
   .action(async (which: string, { graceHours: hours }: { graceHours: number }) => {
     const rotation = await withStore((store) => store.rotate(which.replace(/…$/, ''), hours * HOUR_MS));
-    if ('refused' in rotation) {
-      process.stderr.write(`${rotation.refused}\n`);
-      process.exitCode = 1;
-      return;
-    }
+    if ('refused' in rotation) return nothingDone(rotation.refused);
     process.stderr.write(`Key ${rotation.replaced.id} now expires ${shownTime(rotation.replaced.expiresAt)}.\n`);
     printIssued(rotation.record, rotation.key, `replaces key ${rotation.replaced.id}`);
   });
@@ -107,11 +102,7 @@ program
   .argument('<key>', 'the id, or the start of the key as `list` shows it')
   .action(async (which: string) => {
     const revoked = await withStore((store) => store.revoke(which.replace(/…$/, '')));
-    if (!revoked) {
-      process.stderr.write(`No key matches "${which}".\n`);
-      process.exitCode = 1;
-      return;
-    }
+    if (!revoked) return nothingDone(`No key matches "${which}".`);
     process.stderr.write(`Key ${revoked.id} "${revoked.name}" revoked at ${shownTime(revoked.revokedAt)}.\n`);
   });
 

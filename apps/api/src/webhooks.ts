@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { withDatabase } from './admin-database';
-import { optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
+import { nothingDone, optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
 import { loadWebhookConfig } from './app/config/app-config';
 import { checkWebhookUrl, resolvePermittedAddresses, WebhookAddressError } from './app/webhooks/address-policy';
 import type { WebhookAttemptEntity } from './app/webhooks/webhook-attempt.entity';
@@ -18,7 +18,6 @@ const MAX_DELIVERIES_LIMIT = 1000;
 
 const withStore = <T>(work: (store: WebhookEndpointStore) => Promise<T>): Promise<T> =>
   withDatabase((dataSource) => work(new WebhookEndpointStore(dataSource)));
-
 
 const eventTypes = optionParser(parseEventTypes);
 
@@ -72,7 +71,6 @@ const shown = (attempts: WebhookAttemptEntity[]) =>
     durationMs,
   }));
 
-
 const program = new Command('webhooks')
   .description('Register, list and remove the endpoints that receive webhooks, and show their delivery attempts.')
   .addHelpText(
@@ -123,11 +121,7 @@ program
   .argument('<id>', 'the endpoint, as `list` shows it', endpointId)
   .action(async (id: number) => {
     const removed = await withStore((store) => store.remove(id));
-    if (!removed) {
-      process.stderr.write(`No endpoint has id ${id}.\n`);
-      process.exitCode = 1;
-      return;
-    }
+    if (!removed) return nothingDone(`No endpoint has id ${id}.`);
     process.stderr.write(`Endpoint ${removed.id} ${removed.url} removed, with its pending messages and its delivery attempts.\n`);
   });
 
@@ -139,11 +133,7 @@ program
   .option('--json', 'print JSON')
   .action(async (id: number, { limit, json }: { limit: number; json?: boolean }) => {
     const attempts = await withStore((store) => store.deliveries(id, limit));
-    if (!attempts) {
-      process.stderr.write(`No endpoint has id ${id}.\n`);
-      process.exitCode = 1;
-      return;
-    }
+    if (!attempts) return nothingDone(`No endpoint has id ${id}.`);
     const header = ['ATTEMPTED', 'MESSAGE', 'ATTEMPT', 'OUTCOME', 'STATUS', 'ERROR', 'DURATION'];
     printListing(shown(attempts), json, header, (r) => [
       shownTime(r.attemptedAt),

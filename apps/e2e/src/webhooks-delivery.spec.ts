@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pet } from '@petstore/contract';
-import { killNode, type NodeProcess, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
-import sqlite3 from 'sqlite3';
+import { killNode, type NodeProcess, registerWebhookEndpoint, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
 import { admin, POSTGRES_ADMIN_URL, sleep } from './support/cluster';
 import { TEST_KEY } from './support/test-key';
 import { samePet, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -69,8 +68,6 @@ async function untilInFlight(receiver: WebhookReceiver): Promise<number> {
   return receiver.open();
 }
 
-const ADD_ENDPOINT = (placeholders: string) => `INSERT INTO webhook_endpoints (url, secret, events, created_at) VALUES (${placeholders})`;
-
 const instances: NodeProcess[] = [];
 const stopInstances = () => Promise.all(instances.splice(0).map((instance) => stopNode(instance)));
 
@@ -84,23 +81,6 @@ async function withPostgresDatabase(work: (databaseUrl: string) => Promise<void>
     await stopInstances();
     await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   }
-}
-
-/** Registers the receiver as an endpoint, as `npm run webhooks -- add` would, once the migrations have run. */
-async function registerOnPostgres(databaseUrl: string, receiver: WebhookReceiver): Promise<void> {
-  await admin((client) => client.query(ADD_ENDPOINT('$1, $2, $3, $4'), [receiver.url, receiver.secret, 'pet.created', Date.now()]), databaseUrl);
-}
-
-function registerOnSqlite(file: string, receiver: WebhookReceiver): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE, (openError) => {
-      if (openError) return reject(openError);
-      db.configure('busyTimeout', 10_000);
-      db.run(ADD_ENDPOINT('?, ?, ?, ?'), [receiver.url, receiver.secret, 'pet.created', Date.now()], (error) =>
-        db.close(() => (error ? reject(error) : resolve())),
-      );
-    });
-  });
 }
 
 /**
@@ -137,7 +117,7 @@ describe('webhook delivery by separate service processes', () => {
       // One after the other: the first runs the migrations that make the endpoints table.
       instances.push(await startInstance(databaseUrl));
       instances.push(await startInstance(databaseUrl));
-      await registerOnPostgres(databaseUrl, receiver);
+      await registerWebhookEndpoint(databaseUrl, receiver.url, receiver.secret);
 
       const pets = await createPets(instances.map(({ origin }) => origin), 400, 'two-instances-');
       await receiver.waitForPets(pets, 30_000);
@@ -162,7 +142,7 @@ describe('webhook delivery by separate service processes', () => {
       receiver = await startWebhookReceiver({ delayMs: SLOW_MS });
       instances.push(await startInstance(databaseUrl, SHORT_LEASE));
       instances.push(await startInstance(databaseUrl, SHORT_LEASE));
-      await registerOnPostgres(databaseUrl, receiver);
+      await registerWebhookEndpoint(databaseUrl, receiver.url, receiver.secret);
 
       // Created faster than the slow receiver takes them: a backlog, and both instances with attempts in flight.
       const pets = await createPets(instances.map(({ origin }) => origin), 1_000, 'killed-instance-');
@@ -179,7 +159,7 @@ describe('webhook delivery by separate service processes', () => {
       const file = join(dir, 'petstore.sqlite');
       receiver = await startWebhookReceiver({ delayMs: SLOW_MS });
       instances.push(await startInstance(`sqlite:${file}`, SHORT_LEASE));
-      await registerOnSqlite(file, receiver);
+      await registerWebhookEndpoint(`sqlite:${file}`, receiver.url, receiver.secret);
 
       const pets = await createPets([instances[0].origin], 500, 'killed-sqlite-');
       await killMidDeliveryAndCheck(receiver, pets, 'one SQLite instance SIGKILLed', async () => {

@@ -12,3 +12,4 @@ export {
 } from './built-service';
 export { PGBOUNCER_INI, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './pgbouncer';
 export { portOpen, waitForPort } from './port-open';
+export { registerWebhookEndpoint } from './webhook-endpoint';
