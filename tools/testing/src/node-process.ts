@@ -44,7 +44,8 @@ export interface NodeProcess {
 // costs this process CPU.
 /** Runs `node main` on a free port of 127.0.0.1 with exactly `env` besides PATH, HOST, PORT and PUBLIC_BASE_URL. */
 export async function spawnNode(name: string, main: string, { env, logFile }: SpawnOptions): Promise<NodeProcess> {
-  const port = await freePort();
+  // A PORT of the caller's (an instance's slot behind HAProxy) is where it will listen, and so its origin.
+  const port = env.PORT ?? String(await freePort());
   const origin = `http://127.0.0.1:${port}`;
   let log: number | undefined;
   if (logFile) {
@@ -54,7 +55,7 @@ export async function spawnNode(name: string, main: string, { env, logFile }: Sp
   const stdio: StdioOptions = log === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', log, log];
   const startedAt = performance.now();
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `${origin}/v1`, ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: port, PUBLIC_BASE_URL: `${origin}/v1`, ...env },
     stdio,
   });
   if (log !== undefined) closeSync(log);

@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { freePort, type NodeProcess, spawnService, startPgBouncer, stopNode } from '@petstore/testing';
+import { freePort, type NodeProcess, spawnService, startPgBouncer, stopNode, waitUntilReady } from '@petstore/testing';
 import { Client } from 'pg';
 import { type RunningHaproxy, startHaproxy } from './haproxy';
 import type { LoadReport } from './load';
@@ -20,15 +20,6 @@ export async function admin<T>(work: (client: Client) => Promise<T>, url = POSTG
   } finally {
     await client.end();
   }
-}
-
-/** Until /health/ready answers 200 on `port`, or 30 s. */
-export async function waitUntilReadyOn(port: number): Promise<void> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(100)) {
-    const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.ok, () => false);
-    if (ready) return;
-  }
-  throw new Error(`the instance on port ${port} was not ready within 30 s`);
 }
 
 /** Every acknowledged pet stored once under the id it was given, and no pet of the run stored twice. */
@@ -86,12 +77,12 @@ export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL
   let haproxy: RunningHaproxy | undefined;
   try {
     for (const port of ports) instances.push(await spawnService({ env: instanceEnv(port) }));
-    await Promise.all(ports.map(waitUntilReadyOn));
+    await Promise.all(instances.map(waitUntilReady));
     haproxy = await startHaproxy(haproxyPort, ports);
     await sleep(HAPROXY_RISE_MS);
     const restart = async (index: number) => {
       instances[index] = await spawnService({ env: instanceEnv(ports[index]) });
-      await waitUntilReadyOn(ports[index]);
+      await waitUntilReady(instances[index]);
       await sleep(HAPROXY_RISE_MS);
     };
     await work({ haproxy, instances, ports, databaseUrl, restart });
