@@ -60,10 +60,10 @@ const lookupFailed = (hostname: string) => (error: unknown) => {
 const listed = (records: WebhookEndpointEntity[]) => records.map(({ id, url, events, createdAt }) => ({ id, url, events, createdAt }));
 
 /** What `deliveries` shows of an attempt, the message named by its `webhook-id`. */
-const shown = (attempts: WebhookAttemptEntity[]) =>
+const shown = ({ endpoint, attempts }: { endpoint: WebhookEndpointEntity; attempts: WebhookAttemptEntity[] }) =>
   attempts.map(({ attemptedAt, messageId: message, attempt, outcome, statusCode, error, durationMs }) => ({
     attemptedAt,
-    messageId: messageId(message),
+    messageId: messageId(endpoint.messageTag, message),
     attempt,
     outcome,
     statusCode,
@@ -132,10 +132,10 @@ program
   .option('--limit <n>', `how many attempts, at most ${MAX_DELIVERIES_LIMIT}`, deliveriesLimit, DEFAULT_DELIVERIES_LIMIT)
   .option('--json', 'print JSON')
   .action(async (id: number, { limit, json }: { limit: number; json?: boolean }) => {
-    const attempts = await withStore((store) => store.deliveries(id, limit));
-    if (!attempts) return nothingDone(`No endpoint has id ${id}.`);
+    const deliveries = await withStore((store) => store.deliveries(id, limit));
+    if (!deliveries) return nothingDone(`No endpoint has id ${id}.`);
     const header = ['ATTEMPTED', 'MESSAGE', 'ATTEMPT', 'OUTCOME', 'STATUS', 'ERROR', 'DURATION'];
-    printListing(shown(attempts), json, header, (r) => [
+    printListing(shown(deliveries), json, header, (r) => [
       shownTime(r.attemptedAt),
       r.messageId,
       r.attempt,

@@ -432,7 +432,7 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
         expect({ name, example: schema.example }).toEqual({ name, example: expect.stringMatching(new RegExp(schema.pattern ?? '')) });
         expect(String(schema.example).length).toBeLessThanOrEqual(schema.maxLength ?? 0);
       }
-      expect(parameters[0].schema.example).toBe('msg_42');
+      expect(parameters[0].schema.example).toBe('msg_4f1c2a9e8b7d6035_42');
     });
 
     it('sends a PetCreatedEvent: the type pet.created, a date-time timestamp and the Pet, all required', () => {

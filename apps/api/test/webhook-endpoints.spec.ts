@@ -57,15 +57,30 @@ describe(WebhookEndpointStore.name, () => {
   });
 
   describe('add', () => {
-    it('stores the endpoint with its events and a new secret: whsec_ and the base64 of 32 random bytes', async () => {
+    it('stores the endpoint with its events, a new secret (whsec_ and the base64 of 32 random bytes) and a new message tag', async () => {
       const before = Date.now();
       const record = await store.add(url('add'), ['pet.created']);
-      expect(record).toEqual({ id: expect.any(Number), url: url('add'), secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), events: ['pet.created'], createdAt: expect.any(Number) });
+      expect(record).toEqual({
+        id: expect.any(Number),
+        url: url('add'),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+        events: ['pet.created'],
+        messageTag: expect.stringMatching(/^[0-9a-f]{16}$/),
+        createdAt: expect.any(Number),
+      });
       expect(Buffer.from(record.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
       expect(record.createdAt).toBeGreaterThanOrEqual(before);
-      const [row] = (await dataSource.query(`SELECT url, secret, events, created_at FROM webhook_endpoints WHERE id = ${record.id}`)) as Array<Record<string, unknown>>;
-      expect({ ...row, created_at: Number(row.created_at) }).toEqual({ url: url('add'), secret: record.secret, events: 'pet.created', created_at: record.createdAt });
-      expect((await store.add(url('add'), ['pet.created'])).secret).not.toBe(record.secret);
+      const [row] = (await dataSource.query(`SELECT url, secret, events, message_tag, created_at FROM webhook_endpoints WHERE id = ${record.id}`)) as Array<Record<string, unknown>>;
+      expect({ ...row, created_at: Number(row.created_at) }).toEqual({
+        url: url('add'),
+        secret: record.secret,
+        events: 'pet.created',
+        message_tag: record.messageTag,
+        created_at: record.createdAt,
+      });
+      const again = await store.add(url('add'), ['pet.created']);
+      expect(again.secret).not.toBe(record.secret);
+      expect(again.messageTag).not.toBe(record.messageTag);
     });
   });
 
@@ -113,7 +128,7 @@ describe(WebhookEndpointStore.name, () => {
       expect(await countWhere('webhook_messages', removed.id)).toBe(0);
       expect(await countWhere('webhook_attempts', removed.id)).toBe(0);
       expect((await messagesFor(pet.id))[kept.id]).toBe(1);
-      expect((await store.deliveries(kept.id))?.map(({ id }) => id)).toContain(keptAttempt.id);
+      expect((await store.deliveries(kept.id))?.attempts.map(({ id }) => id)).toContain(keptAttempt.id);
 
       const next = await createPet();
       expect((await messagesFor(next.id))[removed.id]).toBeUndefined();
@@ -147,21 +162,21 @@ describe(WebhookEndpointStore.name, () => {
       }
       const newestFirst = [...made].reverse();
 
-      expect(await store.deliveries(endpoint.id)).toEqual(newestFirst.slice(0, 50));
-      expect(await store.deliveries(endpoint.id, 3)).toEqual(newestFirst.slice(0, 3));
-      expect(await store.deliveries(endpoint.id, 1_000)).toEqual(newestFirst);
+      expect(await store.deliveries(endpoint.id)).toEqual({ endpoint, attempts: newestFirst.slice(0, 50) });
+      expect((await store.deliveries(endpoint.id, 3))?.attempts).toEqual(newestFirst.slice(0, 3));
+      expect((await store.deliveries(endpoint.id, 1_000))?.attempts).toEqual(newestFirst);
     });
 
     it('keeps every field of an attempt, the empty ones included', async () => {
       const endpoint = await store.add(url('fields'), []);
       const timedOut = await attempt({ endpointId: endpoint.id, messageId: 7, attempt: 3, outcome: 'failed', statusCode: null, error: 'timeout after 10000 ms', durationMs: 10_001 });
       const delivered = await attempt({ endpointId: endpoint.id, messageId: 8, outcome: 'delivered', statusCode: 204, error: null });
-      expect(await store.deliveries(endpoint.id)).toEqual([delivered, timedOut]);
+      expect((await store.deliveries(endpoint.id))?.attempts).toEqual([delivered, timedOut]);
     });
 
     it('gives an empty list for an endpoint never attempted, and null for no such endpoint', async () => {
       const endpoint = await store.add(url('quiet'), []);
-      await expect(store.deliveries(endpoint.id)).resolves.toEqual([]);
+      await expect(store.deliveries(endpoint.id)).resolves.toEqual({ endpoint, attempts: [] });
       await expect(store.deliveries(999_999)).resolves.toBeNull();
     });
   });

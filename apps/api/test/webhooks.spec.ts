@@ -4,8 +4,8 @@ import { DataSource } from 'typeorm';
 import { Metrics } from '../src/app/metrics/metrics';
 import { ApiPressure } from '../src/app/webhooks/api-pressure';
 import { type AttemptRecord, type ClaimedMessage, WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
+import { WebhookEndpointStore } from '../src/app/webhooks/webhook-endpoint.store';
 import { generateWebhookSecret } from '../src/app/webhooks/webhook-signature';
-import { WebhookEndpointEntity } from '../src/app/webhooks/webhook-endpoint.entity';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { createTestDatabase, TEST_DATABASE, type TestDatabase } from './support/test-database';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -24,12 +24,7 @@ async function until<T>(look: () => T | Promise<T>, done: (value: T) => boolean,
   }
 }
 
-const register = async (sut: TestApp, url: string) => {
-  const secret = generateWebhookSecret();
-  const repository = sut.app.get(DataSource).getRepository(WebhookEndpointEntity);
-  const { identifiers } = await repository.insert({ url, secret, events: ['pet.created'], createdAt: Date.now() });
-  return { id: Number(identifiers[0].id), secret };
-};
+const register = (sut: TestApp, url: string) => new WebhookEndpointStore(sut.app.get(DataSource)).add(url, ['pet.created']);
 
 const create = async (sut: TestApp, name = 'Rex', headers: Record<string, string> = {}): Promise<Pet> => {
   const response = await fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers: { ...JSON_AUTH, ...headers }, body: JSON.stringify({ name, categoryId: 1 }) });
@@ -69,7 +64,7 @@ describe('webhooks', () => {
     expect(JSON.parse(delivery.body)).toEqual(verified);
     expect(new Date(verified.timestamp as string).toISOString()).toBe(verified.timestamp);
     expect(Math.abs(Date.parse(verified.timestamp as string) - Date.now())).toBeLessThan(10_000);
-    expect(delivery.headers['webhook-id']).toMatch(/^msg_\d+$/);
+    expect(delivery.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{16}_\d+$/);
     expect(delivery.headers['content-type']).toBe('application/json');
     expect(() => new Webhook(generateWebhookSecret()).verify(delivery.body, delivery.headers as Record<string, string>)).toThrow();
     await until(() => query(sut, 'SELECT state FROM webhook_messages'), (rows) => rows[0]?.state === 'delivered');
@@ -101,6 +96,21 @@ describe('webhooks', () => {
     await until(() => hooks.received, (received) => received.length === 1);
     await sleep(600);
     expect(hooks.received.map(({ body }) => (JSON.parse(body) as { data: Pet }).data)).toEqual([after]);
+  });
+
+  it('never gives two messages one webhook-id, not even the first messages of two services with databases of their own', async () => {
+    // A receiver deduplicating by webhook-id would otherwise drop the second service's events, or a new database's.
+    const hooks = await receiver();
+    const [one, other] = [await app(), await app()];
+    await register(one, hooks.url);
+    await register(other, hooks.url);
+    await create(one, 'First here');
+    await create(other, 'First there');
+    const received = await until(() => hooks.received, (all) => all.length === 2);
+    const [first, second] = received.map(({ headers }) => String(headers['webhook-id']));
+    expect(first).not.toBe(second);
+    // Both are the first message of their outbox: without their endpoints' tags they would be one id.
+    expect(first.split('_')[2]).toBe(second.split('_')[2]);
   });
 
   it('retries on the schedule with the same webhook-id until a 2xx, recording every attempt', async () => {

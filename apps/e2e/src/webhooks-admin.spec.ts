@@ -107,7 +107,9 @@ describe('webhook administration (npm run webhooks)', () => {
     const { id } = JSON.parse(stdout) as { id: number };
     // What the deliveries write; the outbox itself is not needed for the log.
     const db = new Database(database());
+    let tag: string;
     try {
+      ({ message_tag: tag } = db.prepare('SELECT message_tag FROM webhook_endpoints WHERE id = ?').get(id) as { message_tag: string });
       const insert = db.prepare(
         'INSERT INTO webhook_attempts (endpoint_id, message_id, attempt, attempted_at, outcome, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
@@ -120,11 +122,11 @@ describe('webhook administration (npm run webhooks)', () => {
 
     expect((await webhooks({}, 'deliveries', String(id))).stdout).toBe(
       'ATTEMPTED\tMESSAGE\tATTEMPT\tOUTCOME\tSTATUS\tERROR\tDURATION\n' +
-        '2030-01-01T12:00:05Z\tmsg_41\t2\tdelivered\t204\t-\t31 ms\n' +
-        '2030-01-01T12:00:00Z\tmsg_41\t1\tretrying\t-\ttimeout after 10000 ms\t10002 ms\n',
+        `2030-01-01T12:00:05Z\tmsg_${tag}_41\t2\tdelivered\t204\t-\t31 ms\n` +
+        `2030-01-01T12:00:00Z\tmsg_${tag}_41\t1\tretrying\t-\ttimeout after 10000 ms\t10002 ms\n`,
     );
     expect(JSON.parse((await webhooks({}, 'deliveries', String(id), '--json', '--limit', '1')).stdout)).toEqual([
-      { attemptedAt: Date.UTC(2030, 0, 1, 12, 0, 5), messageId: 'msg_41', attempt: 2, outcome: 'delivered', statusCode: 204, error: null, durationMs: 31 },
+      { attemptedAt: Date.UTC(2030, 0, 1, 12, 0, 5), messageId: `msg_${tag}_41`, attempt: 2, outcome: 'delivered', statusCode: 204, error: null, durationMs: 31 },
     ]);
   });
 

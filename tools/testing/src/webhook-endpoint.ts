@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 
-const INSERT = (placeholders: string) => `INSERT INTO webhook_endpoints (url, secret, events, created_at) VALUES (${placeholders})`;
+const INSERT = (placeholders: string) => `INSERT INTO webhook_endpoints (url, secret, events, message_tag, created_at) VALUES (${placeholders})`;
 
 /**
  * Registers a webhook endpoint for pet.created in a migrated database (`sqlite:<file>` or a PostgreSQL URL), as
@@ -9,12 +10,13 @@ const INSERT = (placeholders: string) => `INSERT INTO webhook_endpoints (url, se
  * beside a running service: on SQLite the statement waits its turn for the file's lock, as another process would.
  */
 export async function registerWebhookEndpoint(databaseUrl: string, url: string, secret: string): Promise<void> {
-  const values = [url, secret, 'pet.created', Date.now()];
-  if (databaseUrl.startsWith('sqlite:')) return sqliteRun(databaseUrl.slice('sqlite:'.length), INSERT('?, ?, ?, ?'), values);
+  // The tag in its messages' webhook-ids, random as the command makes it.
+  const values = [url, secret, 'pet.created', randomBytes(8).toString('hex'), Date.now()];
+  if (databaseUrl.startsWith('sqlite:')) return sqliteRun(databaseUrl.slice('sqlite:'.length), INSERT('?, ?, ?, ?, ?'), values);
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(INSERT('$1, $2, $3, $4'), values);
+    await client.query(INSERT('$1, $2, $3, $4, $5'), values);
   } finally {
     await client.end();
   }

@@ -11,7 +11,7 @@ export const PET_CREATED_EVENT = 'PetCreatedEvent';
 const EXAMPLE_PET: Pet = { id: 42, name: 'Rex', categoryId: 1, status: PetStatus.Available };
 const EXAMPLE_BODY = eventBody('pet.created', Date.UTC(2030, 0, 1, 12, 0, 0), EXAMPLE_PET);
 const EXAMPLE_HEADERS = webhookHeaders(
-  { id: messageId(42), timestamp: new Date(Date.UTC(2030, 0, 1, 12, 0, 0)), body: EXAMPLE_BODY },
+  { id: messageId('4f1c2a9e8b7d6035', 42), timestamp: new Date(Date.UTC(2030, 0, 1, 12, 0, 0)), body: EXAMPLE_BODY },
   `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
 );
 
@@ -42,10 +42,10 @@ const header = (name: string, description: string, schema: SchemaObject): Parame
 });
 
 const HEADERS: ParameterObject[] = [
-  header('webhook-id', 'The message: the same on every attempt of it. Deduplicate by it.', {
+  header('webhook-id', 'The message: the same on every attempt of it, and never the same for two messages. Deduplicate by it.', {
     type: 'string',
-    maxLength: 20,
-    pattern: '^msg_[1-9][0-9]*$',
+    maxLength: 37,
+    pattern: '^msg_[0-9a-f]{16}_[1-9][0-9]*$',
   }),
   header('webhook-timestamp', 'When this attempt was signed, in seconds since 1970. Refuse one too far from your clock (5 minutes).', {
     type: 'string',

@@ -11,7 +11,7 @@ export class WebhookAttemptEntity {
   @Column({ name: 'endpoint_id', type: 'bigint', transformer: safeInteger })
   endpointId!: number;
 
-  /** The message, whose `webhook-id` is `msg_<messageId>`. */
+  /** The message, whose `webhook-id` is `msg_<endpoint's message tag>_<messageId>`. */
   @Column({ name: 'message_id', type: 'bigint', transformer: safeInteger })
   messageId!: number;
 

@@ -172,14 +172,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.metrics.webhookAttemptDuration.observe(result.durationMs / 1000);
     if (record.outcome !== 'retrying') this.metrics.webhookDeliveries.inc({ outcome: record.outcome });
     if (record.outcome === 'failed') {
-      this.logger.warn(`Webhook ${messageId(message.id)} to endpoint ${endpoint.id} failed after ${record.attempt} attempt(s): ${record.error}`);
+      this.logger.warn(`Webhook ${messageId(endpoint.messageTag, message.id)} to endpoint ${endpoint.id} failed after ${record.attempt} attempt(s): ${record.error}`);
     }
     try {
       await this.records.add(record);
       this.claimed.delete(message.id);
     } catch (error) {
       // Not recorded (the database failed): the lease runs out and the message is attempted again.
-      this.warn(`Webhook attempt of ${messageId(message.id)} not recorded: ${(error as Error).message}`);
+      this.warn(`Webhook attempt of ${messageId(endpoint.messageTag, message.id)} not recorded: ${(error as Error).message}`);
     }
   }
 
@@ -193,7 +193,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const body = eventBody(message.eventType, message.createdAt, message.pet);
     return sendWebhook({
       url: endpoint.url,
-      headers: webhookHeaders({ id: messageId(message.id), timestamp: new Date(attemptedAt), body }, endpoint.secret),
+      headers: webhookHeaders({ id: messageId(endpoint.messageTag, message.id), timestamp: new Date(attemptedAt), body }, endpoint.secret),
       body,
       timeoutMs: this.config.timeoutMs,
       allowPrivate: this.config.allowPrivateAddresses,

@@ -20,6 +20,10 @@ export class WebhookEndpointEntity {
   @Column({ type: 'varchar', length: 200, transformer: eventList })
   events!: WebhookEventType[];
 
+  /** Random, in the webhook-id of each of its messages (see messageId). */
+  @Column({ name: 'message_tag', type: 'varchar', length: 32 })
+  messageTag!: string;
+
   @Column({ name: 'created_at', type: 'bigint', transformer: safeInteger })
   createdAt!: number;
 }

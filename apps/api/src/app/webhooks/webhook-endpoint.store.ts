@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { writeFirst } from '../database/write-first';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
-import type { WebhookEventType } from './webhook-event';
+import { newMessageTag, type WebhookEventType } from './webhook-event';
 import { generateWebhookSecret } from './webhook-signature';
 
 /** How many attempts `deliveries` gives unless asked for another number. */
@@ -18,7 +18,13 @@ export class WebhookEndpointStore {
 
   /** Registers an endpoint with a new signing secret, which is returned here in the record and shown once by the command. */
   async add(url: string, events: readonly WebhookEventType[], now = Date.now()): Promise<WebhookEndpointEntity> {
-    const record: Omit<WebhookEndpointEntity, 'id'> = { url, secret: generateWebhookSecret(), events: [...events], createdAt: now };
+    const record: Omit<WebhookEndpointEntity, 'id'> = {
+      url,
+      secret: generateWebhookSecret(),
+      events: [...events],
+      messageTag: newMessageTag(),
+      createdAt: now,
+    };
     const result = await this.dataSource.manager.insert(WebhookEndpointEntity, record);
     return { ...record, id: Number(result.identifiers[0].id) };
   }
@@ -44,11 +50,12 @@ export class WebhookEndpointStore {
     });
   }
 
-  /** An endpoint's latest attempts, newest first, at most `limit`; null when there is no such endpoint. */
-  async deliveries(endpointId: number, limit = DEFAULT_DELIVERIES_LIMIT): Promise<WebhookAttemptEntity[] | null> {
-    const endpoint = await this.dataSource.getRepository(WebhookEndpointEntity).existsBy({ id: endpointId });
+  /** An endpoint and its latest attempts, newest first, at most `limit`; null when there is no such endpoint. */
+  async deliveries(endpointId: number, limit = DEFAULT_DELIVERIES_LIMIT): Promise<{ endpoint: WebhookEndpointEntity; attempts: WebhookAttemptEntity[] } | null> {
+    const endpoint = await this.dataSource.getRepository(WebhookEndpointEntity).findOneBy({ id: endpointId });
     if (!endpoint) return null;
-    return this.dataSource.getRepository(WebhookAttemptEntity).find({ where: { endpointId }, order: { id: 'DESC' }, take: limit });
+    const attempts = await this.dataSource.getRepository(WebhookAttemptEntity).find({ where: { endpointId }, order: { id: 'DESC' }, take: limit });
+    return { endpoint, attempts };
   }
 }
 

@@ -1,5 +1,5 @@
 import { PetStatus } from '@petstore/contract';
-import { eventBody, eventList, messageId, parseEventTypes } from './webhook-event';
+import { eventBody, eventList, messageId, newMessageTag, parseEventTypes } from './webhook-event';
 
 describe('webhook events', () => {
   const pet = { id: 7, name: 'Rex', categoryId: 1, status: PetStatus.Available };
@@ -10,8 +10,11 @@ describe('webhook events', () => {
     );
   });
 
-  it('names a message msg_<id>', () => {
-    expect(messageId(42)).toBe('msg_42');
+  it('names a message msg_<endpoint tag>_<id>, with 64 random bits in each tag', () => {
+    expect(messageId('4f1c2a9e8b7d6035', 42)).toBe('msg_4f1c2a9e8b7d6035_42');
+    const tags = Array.from({ length: 1_000 }, newMessageTag);
+    expect(tags.every((tag) => /^[0-9a-f]{16}$/.test(tag))).toBe(true);
+    expect(new Set(tags).size).toBe(tags.length);
   });
 
   it.each([

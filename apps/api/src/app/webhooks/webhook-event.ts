@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Pet } from '@petstore/contract';
 import type { ValueTransformer } from 'typeorm';
 
@@ -12,8 +13,16 @@ export interface WebhookEvent {
   data: Pet;
 }
 
-/** `webhook-id` of a message: the same on every attempt of it. */
-export const messageId = (id: number) => `msg_${id}`;
+/**
+ * `webhook-id` of a message: the same on every attempt of it, and unique across every message (Standard Webhooks), so
+ * that receivers can deduplicate by it. The outbox's ids alone are unique in one database only: a receiver that keeps
+ * the ids it has seen would drop the events of a second service, or of a database made anew, as replays. The tag of
+ * the endpoint (random, {@link newMessageTag}) makes them unique beyond it.
+ */
+export const messageId = (endpointTag: string, id: number) => `msg_${endpointTag}_${id}`;
+
+/** 64 random bits, hex: an endpoint's tag, made when it is registered. */
+export const newMessageTag = () => randomBytes(8).toString('hex');
 
 /** The body as sent, the same bytes on every attempt: the pet as its 201 answered it, fields in the interface's order. */
 export function eventBody(type: WebhookEventType, createdAt: number, pet: Pet): string {

@@ -34,6 +34,8 @@ export class CreateWebhooks1764547200000 implements MigrationInterface {
           { name: 'secret', type: 'varchar', length: '100', isNullable: false },
           // Space-separated event types.
           { name: 'events', type: 'varchar', length: '200', isNullable: false },
+          // Random, in every webhook-id of its messages (msg_<tag>_<message id>): ids stay unique beyond this database.
+          { name: 'message_tag', type: 'varchar', length: '32', isNullable: false },
           time('created_at'),
         ],
       }),

@@ -5,7 +5,7 @@ import type { WebhookEventType } from '../webhook-event';
 import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, messageState, type OutboxDepth, WebhookOutbox } from './webhook-outbox';
 
 const SQL = {
-  endpoints: 'SELECT id, url, secret FROM webhook_endpoints ORDER BY id',
+  endpoints: 'SELECT id, url, secret, message_tag AS "messageTag" FROM webhook_endpoints ORDER BY id',
   // SKIP LOCKED: instances claiming at the same moment take different messages instead of waiting for each other;
   // the lease then keeps the claim for the length of the delivery. The pet comes with its message, in one statement.
   claim: `WITH claimed AS (

@@ -6,7 +6,7 @@ import type { WebhookEventType } from '../webhook-event';
 import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, messageState, type OutboxDepth, WebhookOutbox } from './webhook-outbox';
 
 const SQL = {
-  endpoints: 'SELECT id, url, secret FROM webhook_endpoints ORDER BY id',
+  endpoints: 'SELECT id, url, secret, message_tag AS "messageTag" FROM webhook_endpoints ORDER BY id',
   // SQLite admits one writer at a time to the file, so the look and the lease are one step for every process. Written
   // WITH first: TypeORM runs a statement that starts with UPDATE without reading its rows, RETURNING or not.
   claim: `WITH due AS (SELECT id FROM webhook_messages

@@ -6,6 +6,8 @@ export interface DispatchEndpoint {
   id: number;
   url: string;
   secret: string;
+  /** In the webhook-id of each of its messages. */
+  messageTag: string;
 }
 
 /** A message claimed for delivery by this instance, with the pet its body is made of. */
