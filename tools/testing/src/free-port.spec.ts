@@ -12,6 +12,11 @@ describe('freePort', () => {
     expect(new Set(ports).size).toBe(ports.length);
   });
 
+  it('never hands out a port twice to calls under way at once', async () => {
+    const ports = await Promise.all(Array.from({ length: 2_000 }, () => freePort()));
+    expect(new Set(ports).size).toBe(ports.length);
+  });
+
   it('hands out ports the kernel never picks for listen(0) or outgoing connections', async () => {
     const ports = await Promise.all(Array.from({ length: 50 }, () => freePort()));
     expect(ports.every((port) => port >= 20_000 && port < 32_768)).toBe(true);

@@ -16,9 +16,10 @@ const handedOut = new Set<number>();
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const port = randomInt(FIRST, LAST + 1);
-    if (handedOut.has(port) || !(await canListenOn(port))) continue;
+    if (handedOut.has(port)) continue;
+    // Taken before the probe, so that calls under way at once cannot both hand it out; kept if something holds it.
     handedOut.add(port);
-    return port;
+    if (await canListenOn(port)) return port;
   }
   throw new Error(`no free port between ${FIRST} and ${LAST} in ${ATTEMPTS} attempts`);
 }
