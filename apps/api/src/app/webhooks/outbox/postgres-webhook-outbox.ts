@@ -23,8 +23,12 @@ const SQL = {
                   FROM unnest($1::bigint[], $2::varchar[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[])
                     AS attempt (message_id, state, attempt, attempted_at, next_attempt_at, lease_until)
                   WHERE webhook_messages.id = attempt.message_id AND webhook_messages.locked_until = attempt.lease_until`,
+  // Only while the message exists: an attempt in flight while its endpoint was removed ends after the removal, which
+  // took the message and its attempts away. The removal's table lock orders it against this transaction's update.
   logAttempts: `INSERT INTO webhook_attempts (endpoint_id, message_id, attempt, attempted_at, outcome, status_code, error, duration_ms)
-                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::varchar[], $6::int[], $7::varchar[], $8::int[])`,
+                SELECT attempt.* FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::varchar[], $6::int[], $7::varchar[], $8::int[])
+                  AS attempt (endpoint_id, message_id, attempt, attempted_at, outcome, status_code, error, duration_ms)
+                WHERE EXISTS (SELECT 1 FROM webhook_messages WHERE webhook_messages.id = attempt.message_id)`,
   release: `UPDATE webhook_messages SET locked_until = NULL WHERE state = 'pending' AND id = ANY($1::bigint[])`,
   depth: `SELECT count(*) AS pending, min(created_at) AS "oldestCreatedAt" FROM webhook_messages WHERE state = 'pending'`,
   purgeMessages: 'DELETE FROM webhook_messages WHERE finished_at <= $1',

@@ -22,8 +22,11 @@ const SQL = {
                                value ->> 4 AS next_attempt_at, value ->> 5 AS lease_until
                         FROM json_each(?)) AS attempt
                   WHERE webhook_messages.id = attempt.message_id AND webhook_messages.locked_until = attempt.lease_until`,
+  // Only while the message exists: an attempt in flight while its endpoint was removed ends after the removal, which
+  // took the message and its attempts away.
   logAttempts: `INSERT INTO webhook_attempts (endpoint_id, message_id, attempt, attempted_at, outcome, status_code, error, duration_ms)
-                SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7 FROM json_each(?)`,
+                SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7 FROM json_each(?)
+                WHERE EXISTS (SELECT 1 FROM webhook_messages WHERE webhook_messages.id = value ->> 1)`,
   release: `UPDATE webhook_messages SET locked_until = NULL WHERE state = 'pending' AND id IN (SELECT value FROM json_each(?))`,
   depth: `SELECT count(*) AS pending, min(created_at) AS "oldestCreatedAt" FROM webhook_messages WHERE state = 'pending'`,
   purgeMessages: `DELETE FROM webhook_messages WHERE finished_at <= ?`,
