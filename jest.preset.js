@@ -26,6 +26,9 @@ module.exports = {
     ],
   },
   moduleNameMapper,
+  // Every test and hook waits at most this long: a deadline for a machine several times slower than a quiet one (a
+  // busy laptop, a shared runner), never Jest's 5 s. A test bounds a time itself only where the bound is behaviour.
+  testTimeout: 60_000,
   clearMocks: true,
   restoreMocks: true,
 };

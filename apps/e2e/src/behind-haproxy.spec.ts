@@ -23,10 +23,14 @@ describe('several instances behind HAProxy', () => {
       const load = startLoad({ origin: haproxy.origin, key: TEST_KEY, rate: 250, prefix });
       const started = Date.now();
       await sleep(4_000);
+      /** Requests sent while each instance was replaced: the load must overlap every replacement. */
+      const sentDuring: number[] = [];
       for (const index of ports.keys()) {
+        const sentBefore = load.sent();
         // As a deploy would: SIGTERM, wait for the exit, start the new version, wait until HAProxy sends to it.
         expect(await stopNode(instances[index])).toEqual({ code: 0, signal: null });
         await restart(index);
+        sentDuring.push(load.sent() - sentBefore);
       }
       await sleep(Math.max(0, 30_000 - (Date.now() - started)));
       const report = await load.stop();
@@ -36,11 +40,11 @@ describe('several instances behind HAProxy', () => {
       process.stdout.write(
         `rolling deploy (${via}, HAProxy, ${INSTANCES} instances): ${report.sent} requests sent in ${seconds.toFixed(0)} s ` +
           `(${(report.sent / seconds).toFixed(0)}/s), ${report.failures.length} failed, ${report.acknowledged.size} acknowledged creates, ` +
-          `${stored.present} present, ${stored.duplicates.length} duplicates\n`,
+          `${stored.present} present, ${stored.duplicates.length} duplicates; sent during each replacement: ${sentDuring.join(', ')}\n`,
       );
       expect(report.failures.slice(0, 10)).toEqual([]);
-      // The load was real throughout: at least half the asked rate (a floor, not a speed target; a busy machine is slower).
-      expect(report.sent / seconds).toBeGreaterThanOrEqual(125);
+      // The load ran through every replacement: judged by what was sent then, not by a rate (a busy machine sends less).
+      expect(sentDuring.every((sent) => sent > 0)).toBe(true);
       expect(stored.missing).toEqual([]);
       expect(stored.duplicates).toEqual([]);
     });

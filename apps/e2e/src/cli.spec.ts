@@ -13,7 +13,6 @@ interface Run {
   stderr: string;
 }
 
-jest.setTimeout(30_000);
 
 // The built `petstore` CLI as a user runs it (`node dist/apps/cli/main.js`), against the built service.
 describe('the petstore CLI', () => {

@@ -25,7 +25,6 @@ import { TEST_KEY } from './support/test-key';
 const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const WRONG_KEY = 'pk_e2e_wrong_key_0f9e8d7c6b5a';
 
-jest.setTimeout(30_000);
 
 describe(PetstoreClient.name, () => {
   let dir: string;

@@ -49,10 +49,11 @@ describe('key administration (npm run keys)', () => {
 
     const revoked = await keys('revoke', String(record.id));
     expect(revoked.stderr).toMatch(/revoked/);
-    const started = Date.now();
-    while ((await list(key)).status === 200) {
-      expect(Date.now() - started).toBeLessThan(5_000);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // Refused within 2 s (docs/api.md): judged by when each request was sent, which a slow answer does not move.
+    const revokedAt = Date.now();
+    for (let sentAt = Date.now(); (await list(key)).status === 200; sentAt = Date.now()) {
+      expect(sentAt - revokedAt).toBeLessThan(2_000 + 500);
+      await sleep(100);
     }
     expect((await list(key)).status).toBe(401);
     expect((await list(TEST_KEY)).status).toBe(200);
@@ -130,8 +131,8 @@ describe('key administration (npm run keys)', () => {
     const expiresAt = before?.expiresAt as number;
     expect((await list(old)).status).not.toBe(401);
     expect((await list(replacement)).status).not.toBe(401);
-    while ((await list(old)).status !== 401) {
-      expect(Date.now() - expiresAt).toBeLessThan(2_000 + 500);
+    for (let sentAt = Date.now(); (await list(old)).status !== 401; sentAt = Date.now()) {
+      expect(sentAt - expiresAt).toBeLessThan(2_000 + 500);
       await sleep(100);
     }
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);

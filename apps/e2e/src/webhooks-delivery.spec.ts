@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pet } from '@petstore/contract';
-import { killNode, type NodeProcess, registerWebhookEndpoint, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
+import { killNode, localPortsTo, type NodeProcess, registerWebhookEndpoint, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
 import { admin, POSTGRES_ADMIN_URL, sleep } from './support/cluster';
 import { TEST_KEY } from './support/test-key';
 import { samePet, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -12,18 +12,16 @@ import { samePet, startWebhookReceiver, type WebhookReceiver } from './support/w
 
 const WEBHOOK_ENV = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2,0.5,1,1,1' };
 /**
- * For the kills: the lease on a claimed message is the attempt's deadline plus the dispatcher's 20 s margin, 21 s
- * instead of 30. Not in the normal case, where an attempt cut by so short a deadline on a busy machine would be
- * sent again, and counted as a duplicate.
+ * The lease on a claimed message is the attempt's deadline (10 s by default) plus the dispatcher's 20 s margin: the
+ * messages whose attempts a kill cuts come again after it.
  */
-const SHORT_LEASE = { WEBHOOK_TIMEOUT_MS: '1000' };
-const LEASE_MS = 21_000;
+const LEASE_MS = 30_000;
 /** Long enough for a killed instance's leases to run out and for their messages to be delivered after that. */
 const AFTER_A_KILL_MS = LEASE_MS + 30_000;
 /** A receiver that takes this long on each delivery keeps many in flight: 32 per instance. */
 const SLOW_MS = 300;
 
-jest.setTimeout(150_000);
+jest.setTimeout(180_000);
 
 async function startInstance(databaseUrl: string, env: Record<string, string> = {}): Promise<NodeProcess> {
   const service = await spawnService({ env: { NODE_ENV: 'production', API_KEYS: TEST_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...WEBHOOK_ENV, ...env } });
@@ -62,10 +60,18 @@ function strangers(receiver: WebhookReceiver, pets: Pet[]) {
   return receiver.deliveries.filter(({ pet }) => !samePet(acknowledged.get(pet.id), pet));
 }
 
-/** Until the receiver is working on some deliveries (between two claims there may be none), so that a kill cuts them. */
-async function untilInFlight(receiver: WebhookReceiver): Promise<number> {
-  for (const deadline = Date.now() + 10_000; receiver.open() === 0 && Date.now() < deadline; ) await sleep(5);
-  return receiver.open();
+/**
+ * Until `instance` has an attempt in flight that the holding receiver has taken and not answered: the moment to kill
+ * it. Every attempt stays in flight until the receiver's release (or the attempt's 10 s deadline), so a kill then cuts it.
+ */
+async function untilInFlightFrom(receiver: WebhookReceiver, instance: NodeProcess): Promise<number> {
+  const receiverPort = Number(new URL(receiver.url).port);
+  const fromInstance = () => {
+    const ports = new Set(localPortsTo(instance.pid, receiverPort));
+    return receiver.openFrom().filter((port) => ports.has(port)).length;
+  };
+  for (const deadline = Date.now() + 60_000; fromInstance() === 0 && Date.now() < deadline; ) await sleep(20);
+  return fromInstance();
 }
 
 const instances: NodeProcess[] = [];
@@ -84,13 +90,22 @@ async function withPostgresDatabase(work: (databaseUrl: string) => Promise<void>
 }
 
 /**
- * Once the receiver has deliveries in flight, kills and restarts (`killAndRestart`), then expects every pet's event,
- * none but theirs, every signature good, and the kill to have cut some attempts, which came again after their lease.
+ * Once `killed` has deliveries in flight at the holding receiver, kills it, releases the receiver and restarts it
+ * (`restart`), then expects every pet's event, none but theirs, every signature good, and the kill to have cut some
+ * attempts, which came again after their lease.
  */
-async function killMidDeliveryAndCheck(receiver: WebhookReceiver, pets: Pet[], what: string, killAndRestart: () => Promise<void>): Promise<void> {
-  const inFlight = await untilInFlight(receiver);
+async function killMidDeliveryAndCheck(
+  receiver: WebhookReceiver,
+  pets: Pet[],
+  what: string,
+  killed: NodeProcess,
+  restart: () => Promise<void>,
+): Promise<void> {
+  const inFlight = await untilInFlightFrom(receiver, killed);
   const takenIn = receiver.deliveries.length;
-  await killAndRestart();
+  expect(await killNode(killed)).toBe(true);
+  receiver.release();
+  await restart();
   await receiver.waitForPets(pets, AFTER_A_KILL_MS);
 
   expect(receiver.missing(pets)).toEqual([]);
@@ -98,7 +113,7 @@ async function killMidDeliveryAndCheck(receiver: WebhookReceiver, pets: Pet[], w
   expect(receiver.badSignatures()).toBe(0);
   expect({ inFlight: inFlight > 0, backlog: takenIn < pets.length, cut: receiver.cut() > 0 }).toEqual({ inFlight: true, backlog: true, cut: true });
   process.stdout.write(
-    `webhooks, ${what}: ${pets.length} pets, ${takenIn} delivered before the kill with ${inFlight} in flight, ` +
+    `webhooks, ${what}: ${pets.length} pets, ${takenIn} delivered before the kill with ${inFlight} in flight from it, ` +
       `${receiver.cut()} cut by it, ${receiver.duplicates()} delivered again\n`,
   );
 }
@@ -139,16 +154,15 @@ describe('webhook delivery by separate service processes', () => {
 
   it('delivers every pet.created when one of two PostgreSQL instances is SIGKILLed with deliveries in flight and restarted', async () => {
     await withPostgresDatabase(async (databaseUrl) => {
-      receiver = await startWebhookReceiver({ delayMs: SLOW_MS });
-      instances.push(await startInstance(databaseUrl, SHORT_LEASE));
-      instances.push(await startInstance(databaseUrl, SHORT_LEASE));
+      receiver = await startWebhookReceiver({ delayMs: SLOW_MS, hold: true });
+      instances.push(await startInstance(databaseUrl));
+      instances.push(await startInstance(databaseUrl));
       await registerWebhookEndpoint(databaseUrl, receiver.url, receiver.secret);
 
-      // Created faster than the slow receiver takes them: a backlog, and both instances with attempts in flight.
+      // The receiver holds what it is sent: a backlog, and both instances with attempts in flight.
       const pets = await createPets(instances.map(({ origin }) => origin), 1_000, 'killed-instance-');
-      await killMidDeliveryAndCheck(receiver, pets, 'two PostgreSQL instances, one SIGKILLed', async () => {
-        expect(await killNode(instances[0])).toBe(true);
-        instances[0] = await startInstance(databaseUrl, SHORT_LEASE);
+      await killMidDeliveryAndCheck(receiver, pets, 'two PostgreSQL instances, one SIGKILLed', instances[0], async () => {
+        instances[0] = await startInstance(databaseUrl);
       });
     });
   });
@@ -157,14 +171,13 @@ describe('webhook delivery by separate service processes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-webhooks-e2e-'));
     try {
       const file = join(dir, 'petstore.sqlite');
-      receiver = await startWebhookReceiver({ delayMs: SLOW_MS });
-      instances.push(await startInstance(`sqlite:${file}`, SHORT_LEASE));
+      receiver = await startWebhookReceiver({ delayMs: SLOW_MS, hold: true });
+      instances.push(await startInstance(`sqlite:${file}`));
       await registerWebhookEndpoint(`sqlite:${file}`, receiver.url, receiver.secret);
 
       const pets = await createPets([instances[0].origin], 500, 'killed-sqlite-');
-      await killMidDeliveryAndCheck(receiver, pets, 'one SQLite instance SIGKILLed', async () => {
-        expect(await killNode(instances[0])).toBe(true);
-        instances[0] = await startInstance(`sqlite:${file}`, SHORT_LEASE);
+      await killMidDeliveryAndCheck(receiver, pets, 'one SQLite instance SIGKILLed', instances[0], async () => {
+        instances[0] = await startInstance(`sqlite:${file}`);
       });
     } finally {
       await stopInstances();

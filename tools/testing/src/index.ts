@@ -12,4 +12,5 @@ export {
 } from './built-service';
 export { PGBOUNCER_INI, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './pgbouncer';
 export { portOpen, waitForPort } from './port-open';
+export { localPortsTo } from './tcp-connections';
 export { registerWebhookEndpoint } from './webhook-endpoint';

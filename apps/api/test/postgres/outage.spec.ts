@@ -4,7 +4,6 @@ import { AUTH, freePort, JSON_AUTH, startApp, type TestApp } from '../support/te
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 // The database goes away and comes back: the process stays up, answers 503 within a bounded time, and resumes alone.
-jest.setTimeout(30_000);
 
 describe('PostgreSQL outage', () => {
   let database: TestDatabase;
@@ -60,7 +59,7 @@ describe('PostgreSQL outage', () => {
     expect((await fetch(`${sut.origin}/health/live`)).status).toBe(200);
 
     await proxy.start();
-    const toRecovery = await timeUntil(async () => (await list()).status === 200, 10_000);
+    const toRecovery = await timeUntil(async () => (await list()).status === 200, 30_000);
     expect((await create()).status).toBe(201);
     expect(await ready()).toBe(200);
     process.stderr.write(`PostgreSQL outage: two requests answered 503 within ${toFirst503} ms; served again ${toRecovery} ms after the database returned\n`);
@@ -81,7 +80,7 @@ describe('PostgreSQL outage', () => {
     expect(await ready()).toBe(503);
 
     proxy.thaw();
-    await timeUntil(async () => (await list()).status === 200, 10_000);
+    await timeUntil(async () => (await list()).status === 200, 30_000);
     process.stderr.write(`PostgreSQL hanging: every request answered 503 within ${slowest} ms\n`);
   });
 
@@ -113,7 +112,7 @@ describe('PostgreSQL outage', () => {
     await expectError(await create(), 503, 'service_unavailable');
 
     await proxy.start();
-    const toReady = await timeUntil(async () => (await ready()) === 200, 10_000);
+    const toReady = await timeUntil(async () => (await ready()) === 200, 30_000);
     expect((await create()).status).toBe(201);
     expect((await list()).status).toBe(200);
     process.stderr.write(`PostgreSQL absent at start-up: ready ${toReady} ms after the database appeared\n`);

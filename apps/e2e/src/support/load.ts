@@ -9,6 +9,13 @@ export interface LoadReport {
   acknowledged: Map<string, number>;
 }
 
+export interface RunningLoad {
+  /** Requests (or client operations) sent so far. */
+  sent: () => number;
+  /** Lets each loop finish its operation, then hands back the report. */
+  stop: () => Promise<LoadReport>;
+}
+
 export interface LoadOptions {
   origin: string;
   key: string;
@@ -23,7 +30,7 @@ export interface LoadOptions {
  * Steady traffic until `stop()` is called: creates with an Idempotency-Key, reads by id of acknowledged pets, and
  * lists that follow their `next` links. Every answer but the expected status counts as a failure, as does any error.
  */
-export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptions): { stop: () => Promise<LoadReport> } {
+export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptions): RunningLoad {
   const report: LoadReport = { sent: 0, failures: [], acknowledged: new Map() };
   const ids: number[] = [];
   const headers = { authorization: `Bearer ${key}` };
@@ -78,7 +85,7 @@ export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptio
  * The same traffic as {@link startLoad}, through `@petstore/client` as a caller would send it: its retries and its
  * Idempotency-Keys carry an operation across a failed attempt; an operation fails only if the client gives up.
  */
-export function startClientLoad(client: PetstoreClient, { rate, workers = 10, prefix }: Omit<LoadOptions, 'origin' | 'key'>) {
+export function startClientLoad(client: PetstoreClient, { rate, workers = 10, prefix }: Omit<LoadOptions, 'origin' | 'key'>): RunningLoad {
   const report: LoadReport = { sent: 0, failures: [], acknowledged: new Map() };
   const ids: number[] = [];
   const operation = async (what: string, run: () => Promise<unknown>) => {
@@ -113,7 +120,7 @@ export function startClientLoad(client: PetstoreClient, { rate, workers = 10, pr
 function mixedTraffic(
   { rate, workers, create, read, list }: { rate: number; workers: number; create: () => Promise<void>; read: () => Promise<void>; list: () => Promise<void> },
   report: LoadReport,
-): { stop: () => Promise<LoadReport> } {
+): RunningLoad {
   let running = true;
   const loop = async () => {
     const interval = (1000 * workers) / rate;
@@ -127,6 +134,7 @@ function mixedTraffic(
   };
   const loops = Array.from({ length: workers }, loop);
   return {
+    sent: () => report.sent,
     stop: async () => {
       running = false;
       await Promise.all(loops);

@@ -24,6 +24,10 @@ export interface WebhookReceiver {
   cut: () => number;
   /** Requests being worked on now. */
   open: () => number;
+  /** The remote ports of the requests being worked on now: whose they are (see localPortsTo). */
+  openFrom: () => number[];
+  /** Ends `hold`: the requests held are worked on now, and the next ones as they come. */
+  release: () => void;
   /** Deliveries of a webhook-id taken in before. */
   duplicates: () => number;
   /** Until every pet has a delivery carrying it as acknowledged; false if `timeoutMs` ran out first. */
@@ -36,13 +40,16 @@ export interface WebhookReceiver {
 /**
  * A webhook endpoint on 127.0.0.1 that checks every signature with the reference verifier (`standardwebhooks`),
  * works `delayMs` on each delivery and only then takes it in and answers 204, as a receiver that commits before it
- * answers would: a delivery whose sender dies meanwhile is not taken in, and must come again.
+ * answers would: a delivery whose sender dies meanwhile is not taken in, and must come again. With `hold`, it works on
+ * nothing until `release()`: the deliveries stay in flight, so that a test can kill their sender at that moment.
  */
-export async function startWebhookReceiver({ delayMs = 0 } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver({ delayMs = 0, hold = false } = {}): Promise<WebhookReceiver> {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const verifier = new Webhook(secret);
   const deliveries: Delivery[] = [];
-  const counts = { badSignatures: 0, cut: 0, open: 0 };
+  const counts = { badSignatures: 0, cut: 0 };
+  const open = new Set<number>();
+  let held: Array<() => void> | undefined = hold ? [] : undefined;
   const server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
@@ -57,9 +64,11 @@ export async function startWebhookReceiver({ delayMs = 0 } = {}): Promise<Webhoo
         response.writeHead(401).end();
         return;
       }
-      counts.open++;
+      const port = request.socket.remotePort ?? 0;
+      open.add(port);
+      if (held) await new Promise<void>((resolve) => held?.push(resolve));
       await sleep(delayMs);
-      counts.open--;
+      open.delete(port);
       if (response.destroyed) {
         counts.cut++;
         return;
@@ -79,7 +88,13 @@ export async function startWebhookReceiver({ delayMs = 0 } = {}): Promise<Webhoo
     deliveries,
     badSignatures: () => counts.badSignatures,
     cut: () => counts.cut,
-    open: () => counts.open,
+    open: () => open.size,
+    openFrom: () => [...open],
+    release: () => {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const resume of waiting) resume();
+    },
     duplicates: () => deliveries.length - new Set(deliveries.map(({ webhookId }) => webhookId)).size,
     waitForPets: async (pets, timeoutMs) => {
       for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) if (missing(pets).length === 0) return true;
