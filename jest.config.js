@@ -37,6 +37,8 @@ const isPostgresLeg = (config) => /jest\.(postgres|pgbouncer)\.config\.js$/.test
 module.exports = async () => ({
   projects: [...(await getJestProjectsAsync()).filter((config) => !isPostgresLeg(config)), ...(await postgresProject())],
   reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
+  // Jest reads the test timeout from the run's own configuration, not from its projects': the preset's, once more.
+  testTimeout: require('./jest.preset.js').testTimeout,
   // Two workers even on two cores (Jest's default there is one): most suites wait on processes, sockets and
   // databases rather than compute, and the HAProxy and PgBouncer suites run for minutes mostly asleep. Measured on
   // this repository's CI machine: 604 s with one worker, 322 s with two, the same 1,704 tests passing.

@@ -20,8 +20,6 @@ const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 if (!runBrowser) console.warn(`Skipping the Swagger UI browser tests: ${CHROMIUM} not found (apt-get install -y chromium).`);
 const describeBrowser = runBrowser ? describe : describe.skip;
 
-jest.setTimeout(60_000);
-
 describeBrowser('Swagger UI (/docs)', () => {
   let sut: TestApp;
   let browser: Browser;

@@ -58,8 +58,6 @@ const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
 if (!runBrowser) console.warn(`Skipping the client browser test: ${CHROMIUM} not found (apt-get install -y chromium).`);
 const describeBrowser = runBrowser ? describe : describe.skip;
 
-jest.setTimeout(60_000);
-
 describeBrowser('the built @petstore/client in Chromium', () => {
   let dir: string;
   let service: NodeProcess;

@@ -18,8 +18,6 @@ const WARM_UP_MS = 1_500;
 const THINK_MS = 20;
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`;
 
-jest.setTimeout(60_000);
-
 type Operation = 'listPets' | 'getPet' | 'createPet';
 
 interface Outcome {

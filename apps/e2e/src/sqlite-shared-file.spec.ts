@@ -13,8 +13,6 @@ const KEYLESS = 10;
 const ROUNDS = 6;
 const KILL_AFTER = 20;
 
-jest.setTimeout(60_000);
-
 /** One answer to a create; status 0 when none came (its process was killed). */
 interface Answer {
   origin: string;

@@ -12,8 +12,6 @@ import { TEST_KEY } from './support/test-key';
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`;
 
-jest.setTimeout(60_000);
-
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 /** A caller's span: what it sends as traceparent, sampled or not. */

@@ -19,7 +19,6 @@ interface Listed {
 // `npm run webhooks -- …` from a shell, on a database no service has run on: the command migrates it. Only loopback
 // URLs: nothing here needs a resolver or the network.
 describe('webhook administration (npm run webhooks)', () => {
-  jest.setTimeout(60_000);
   let dir: string;
   // --ignore-scripts skips prewebhooks's build (done before this suite): the command runs dist/apps/api/webhooks.js.
   const webhooks = (env: Record<string, string>, ...args: string[]) =>
