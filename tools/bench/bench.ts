@@ -165,38 +165,47 @@ async function alternate(
       for (const [name, server] of Object.entries(servers)) peaks[name] = Math.max(peaks[name] ?? 0, residentMb(server.pid, 'VmRSS'));
     };
     const sampler = setInterval(sample, 100);
-    // Round 0 is the warm-up: recorded, never counted in the tables.
-    for (let round = 0; round <= options.rounds; round++) {
-      for (const [name, server] of Object.entries(servers)) {
-        const backendsBefore = (await server.databasePids?.()) ?? [];
-        const before = cpuSnapshot([...mainPids, ...backendsBefore]);
-        const result = await measure(server.origin, workload, pets[name], round ? options.duration : options.warmup, options.connections, API_KEY);
-        // Backends that connected during the run count from their start.
-        const backends = [...new Set([...backendsBefore, ...((await server.databasePids?.()) ?? [])])];
-        const after = cpuSnapshot([...mainPids, ...backends]);
-        const [cpu, databaseCpu] = [cpuSeconds(before, after, [server.pid]), cpuSeconds(before, after, backends)];
-        const run: Run = {
-          workload: workload.name, server: name, round, ...result,
-          cpuSeconds: cpu, databaseCpuSeconds: databaseCpu, cpuPer1k: result.requests ? ((cpu + databaseCpu) / result.requests) * 1000 : 0,
-          wrkCores: childCores(before, after), otherCores: otherCores(before, after),
-        };
-        runs.push(run);
-        if (workload.key === 'create' && delivered?.(name) !== undefined) {
-          const created = runs.filter((r) => r.server === name && r.workload === workload.name).reduce((sum, r) => sum + r.requests, 0);
-          const started = performance.now();
-          while ((delivered(name) ?? 0) < created && performance.now() - started < CATCH_UP_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 50));
-          run.catchUpSeconds = (performance.now() - started) / 1000;
-        }
-        if (round) {
-          process.stderr.write(
-            `${workload.name}  round ${round}/${options.rounds}  ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms, ` +
-              `${run.cpuPer1k.toFixed(3)} CPU s/1k req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores` +
-              `${run.catchUpSeconds === undefined ? '' : `, deliveries caught up ${run.catchUpSeconds.toFixed(1)} s later`}\n`,
+    try {
+      // Round 0 is the warm-up: recorded, never counted in the tables.
+      for (let round = 0; round <= options.rounds; round++) {
+        for (const [name, server] of Object.entries(servers)) {
+          const backendsBefore = (await server.databasePids?.()) ?? [];
+          const before = cpuSnapshot([...mainPids, ...backendsBefore]);
+          const result = await measure(server.origin, workload, pets[name], round ? options.duration : options.warmup, options.connections, API_KEY).catch(
+            (error: unknown) => {
+              const state = server.exit ? `exited (${JSON.stringify(server.exit)})` : 'still running';
+              throw new Error(`${name} (${server.origin}, ${state}): ${(error as Error).message}\nIts output ends:\n${server.outputTail()}`);
+            },
           );
+          // Backends that connected during the run count from their start.
+          const backends = [...new Set([...backendsBefore, ...((await server.databasePids?.()) ?? [])])];
+          const after = cpuSnapshot([...mainPids, ...backends]);
+          const [cpu, databaseCpu] = [cpuSeconds(before, after, [server.pid]), cpuSeconds(before, after, backends)];
+          const run: Run = {
+            workload: workload.name, server: name, round, ...result,
+            cpuSeconds: cpu, databaseCpuSeconds: databaseCpu, cpuPer1k: result.requests ? ((cpu + databaseCpu) / result.requests) * 1000 : 0,
+            wrkCores: childCores(before, after), otherCores: otherCores(before, after),
+          };
+          runs.push(run);
+          if (workload.key === 'create' && delivered?.(name) !== undefined) {
+            const created = runs.filter((r) => r.server === name && r.workload === workload.name).reduce((sum, r) => sum + r.requests, 0);
+            const started = performance.now();
+            while ((delivered(name) ?? 0) < created && performance.now() - started < CATCH_UP_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 50));
+            run.catchUpSeconds = (performance.now() - started) / 1000;
+          }
+          if (round) {
+            process.stderr.write(
+              `${workload.name}  round ${round}/${options.rounds}  ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms, ` +
+                `${run.cpuPer1k.toFixed(3)} CPU s/1k req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores` +
+                `${run.catchUpSeconds === undefined ? '' : `, deliveries caught up ${run.catchUpSeconds.toFixed(1)} s later`}\n`,
+            );
+          }
         }
       }
+    } finally {
+      // Even when a run fails: a live interval would keep the process from ever exiting.
+      clearInterval(sampler);
     }
-    clearInterval(sampler);
     sample();
   }
   return { runs, peakRss };
