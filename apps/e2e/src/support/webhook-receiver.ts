@@ -22,8 +22,6 @@ export interface WebhookReceiver {
   badSignatures: () => number;
   /** Requests whose sender went away while the receiver was still working on them: not taken in. */
   cut: () => number;
-  /** Requests being worked on now. */
-  open: () => number;
   /** The remote ports of the requests being worked on now: whose they are (see localPortsTo). */
   openFrom: () => number[];
   /** Ends `hold`: the requests held are worked on now, and the next ones as they come. */
@@ -88,7 +86,6 @@ export async function startWebhookReceiver({ delayMs = 0, hold = false } = {}): 
     deliveries,
     badSignatures: () => counts.badSignatures,
     cut: () => counts.cut,
-    open: () => open.size,
     openFrom: () => [...open],
     release: () => {
       const waiting = held ?? [];
