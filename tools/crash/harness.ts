@@ -83,7 +83,7 @@ class CrashRun {
   async run(): Promise<Figures> {
     if (this.options.webhooks) this.receiver = await WebhookReceiver.start(seededRandom(this.options.seed ^ 0x27d4eb2f));
     let present: number;
-    let webhooks: WebhookFigures | null = null;
+    let webhooks: WebhookFigures | null;
     try {
       this.service = await this.startService();
       // Once the service's migrations have made the table, and before the first create: every pet has its message.

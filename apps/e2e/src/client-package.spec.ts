@@ -19,7 +19,7 @@ async function run(command: string, args: string[], options: { cwd: string; env?
     return (await execFileAsync(command, args, { ...options, timeout: 60_000 })).stdout;
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}\n${stderr ?? ''}`);
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: error });
   }
 }
 

@@ -16,7 +16,11 @@ describe('the service process', () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'petstore-process-'));
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const stopAfterwards: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const stop of stopAfterwards.splice(0)) await stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('serves on PORT and exits with code 0 on %s', async (signal) => {
     const service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database() } });
@@ -56,18 +60,31 @@ describe('the service process', () => {
     const port = await freePort();
     const file = join(dir, 'petstore.sqlite');
     // --ignore-scripts skips prestart's build (done before this suite); `start` itself still runs.
+    const metricsPort = await freePort();
     const npm = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
       cwd: WORKSPACE,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), METRICS_PORT: String(await freePort()), HOST: '127.0.0.1', API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${file}` },
-      stdio: 'ignore',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), METRICS_PORT: String(metricsPort), HOST: '127.0.0.1', API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${file}` },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
+    let stderr = '';
+    npm.stderr?.on('data', (chunk: Buffer) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    // A failed expectation must not leave it serving, nor keep Jest waiting on its stderr.
+    stopAfterwards.push(async () => {
+      if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGTERM');
+      await exited;
+    });
     const origin = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && !(await fetch(`${origin}/health/ready`).then((r) => r.ok, () => false))) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect((await fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200);
+    // On a maintained LTS line (24 or later), and nothing on stderr at start-up: no deprecation or other warning.
+    const buildInfo = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const major = Number(/petstore_build_info\{[^}]*node_version="(\d+)\./.exec(buildInfo)?.[1]);
+    expect(major).toBeGreaterThanOrEqual(24);
+    expect(stderr).toBe('');
 
     npm.kill(signal);
     expect(await exited).toBe(0);

@@ -55,7 +55,8 @@ describe('PostgreSQL outage', () => {
     }
     const toFirst503 = Date.now() - outageStarted;
     expect(toFirst503).toBeLessThan(8_000);
-    expect(await ready()).toBe(503);
+    const notReady = await fetch(`${sut.origin}/health/ready`);
+    expect(await expectError(notReady, 503, 'service_unavailable')).toBe('The database is not reachable right now; retry shortly.');
     expect((await fetch(`${sut.origin}/health/live`)).status).toBe(200);
 
     await proxy.start();

@@ -1,4 +1,4 @@
-import type { HeaderObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { HeaderObject, SchemaObject } from '@nestjs/swagger';
 import { RATE_LIMIT_WINDOWS } from '../rate-limit/rate-limits';
 
 /** Response headers of one response, as OpenAPI describes them. */

@@ -1,4 +1,4 @@
-import type { ParameterObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { ParameterObject, SchemaObject } from '@nestjs/swagger';
 import { type Pet, PetStatus } from '@petstore/contract';
 import type { WebhookConfig } from '../config/app-config';
 import { eventBody, messageId } from '../webhooks/webhook-event';

@@ -1,7 +1,8 @@
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
-import { NodeSDK, resources } from '@opentelemetry/sdk-node';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { traceStatementsWith } from '../statement-spans';
 import { startStatementSpan } from './statement-span';
@@ -14,7 +15,7 @@ import { startStatementSpan } from './statement-span';
 export function startTracing(): NodeSDK {
   const sdk = new NodeSDK({
     // A default that OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override (the detected resource is merged over it).
-    resource: resources.defaultResource().merge(resources.resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'petstore' })),
+    resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'petstore' })),
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [

@@ -1,12 +1,12 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { operationName, startStatementSpan } from './statement-span';
 
 describe(startStatementSpan.name, () => {
   const exporter = new InMemorySpanExporter();
   const contextManager = new AsyncLocalStorageContextManager();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   const tracer = provider.getTracer('test');
 
   beforeAll(() => {
@@ -56,7 +56,7 @@ describe(startStatementSpan.name, () => {
   });
 
   it('starts nothing under a request the sampler dropped', async () => {
-    const unsampled = new BasicTracerProvider({ sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const unsampled = new TracerProvider({ sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), spanProcessors: [new SimpleSpanProcessor({ exporter })] });
     unsampled.getTracer('test').startActiveSpan('listPets', (span) => {
       expect(startStatementSpan('SELECT 1')).toBeUndefined();
       span.end();
