@@ -10,6 +10,7 @@ import { registerWebhookEndpoint, serviceBuild } from '@petstore/testing';
 import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
+import { type OtherNode, prepareOtherNode } from './other-node';
 import { formatSpread, ratio, spread, table } from './report';
 import { migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
 import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
@@ -33,6 +34,10 @@ const USAGE = `npm run bench -- [options]
   --variant-env K=V[,K=V]
                       the same, with these variables added to the variant's environment (alone or with
                       --variant-node-options), e.g. METRICS_PORT=0 to measure what the metrics cost
+  --also-node PATH    also run the service on SQLite and the reference under the Node.js binary PATH (e.g. Node 20's
+                      /usr/bin/node), alternated with the others: the same build, its dependencies installed again for
+                      that Node.js (native addons are built per ABI); prints each beside the reference on its own Node.js
+                      and the two Node.js lines against each other
   --webhook-receiver  starts a local webhook receiver that answers 204 at once and registers it as an endpoint
                       (pet.created) of every service's database after seeding: each create is then also delivered.
                       After each run of creates, waits (up to 120 s) until that service has delivered every pet it
@@ -67,6 +72,8 @@ interface Options {
   variantEnv?: Record<string, string>;
   /** One webhook endpoint per service, a local receiver answering 204. */
   webhookReceiver: boolean;
+  /** A second Node.js binary that runs a second service on SQLite and a second reference. */
+  alsoNode?: string;
   out: string;
   keep: boolean;
 }
@@ -96,7 +103,7 @@ function parseOptions(): Options {
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
-      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -117,6 +124,9 @@ function parseOptions(): Options {
   const variant = values['variant-node-options'] !== undefined || values['variant-env'] !== undefined;
   if (variant && (mode !== 'compare' || database === 'postgres')) {
     throw new Error('--variant-node-options and --variant-env compare two services on SQLite: they need the comparison with --database sqlite or both');
+  }
+  if (values['also-node'] !== undefined && (mode !== 'compare' || database === 'postgres')) {
+    throw new Error('--also-node compares the service on SQLite under two Node.js binaries: it needs the comparison with --database sqlite or both');
   }
   if (values['webhook-receiver'] && mode !== 'compare') throw new Error('--webhook-receiver goes with the comparison, not with --large or --smoke');
   const variantEnv = values['variant-env']?.split(',').map((pair) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(pair.trim()));
@@ -139,6 +149,7 @@ function parseOptions(): Options {
     variantNodeOptions: values['variant-node-options'],
     variantEnv: variantEnv && Object.fromEntries(variantEnv.map((match) => [match?.[1], match?.[2]])),
     webhookReceiver: values['webhook-receiver'] ?? false,
+    alsoNode: values['also-node'],
     out: resolve(values.out ?? `tmp/bench/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     keep: values.keep ?? false,
   };
@@ -219,6 +230,8 @@ const LABELS: Record<string, string> = {
   postgres: 'service (PostgreSQL)',
   variant: 'service (SQLite, variant)',
 };
+/** The servers run by --also-node's Node.js, labelled with its version once it is known. */
+const OTHER = { reference: 'otherReference', sqlite: 'otherSqlite' } as const;
 const COLUMNS = ['', 'requests/s', 'p50 ms', 'p99 ms', 'CPU s/1k req', 'wrk cores', 'peak RSS MB', 'target'];
 const METRICS: [keyof Run, number][] = [['rps', 0], ['p50', 2], ['p99', 2], ['cpuPer1k', 3]];
 
@@ -238,6 +251,11 @@ async function compare(options: Options, dir: string) {
   const peakRssMb: Record<string, number> = {};
   let postgres: PostgresDatabase | undefined;
   let result;
+  const other: OtherNode | undefined = options.alsoNode === undefined ? undefined : await prepareOtherNode(options.alsoNode, dir);
+  if (other) {
+    LABELS[OTHER.reference] = `reference (SQLite, node ${other.version})`;
+    LABELS[OTHER.sqlite] = `service (SQLite, node ${other.version})`;
+  }
   const receiver = options.webhookReceiver ? await startWebhookReceiver() : undefined;
   const webhooks: Record<string, { created: number; delivered: number }> = {};
   const withEndpoints = new Set<string>();
@@ -276,6 +294,16 @@ async function compare(options: Options, dir: string) {
         env: { ...env, ...options.variantEnv },
         databaseUrl: `sqlite:${file}`,
         logFile: join(dir, 'service-variant.log'),
+      });
+    }
+    if (other) {
+      const [referenceFile, file] = [join(dir, 'other-reference.sqlite'), join(dir, 'other-service.sqlite')];
+      copyFileSync(referenceDb, referenceFile);
+      copyFileSync(referenceDb, file);
+      servers[OTHER.reference] = await startReference(referenceFile, join(dir, 'other-reference.log'), { node: other.node, script: other.referenceScript });
+      const env = await withEndpoint(OTHER.sqlite, `sqlite:${file}`);
+      servers[OTHER.sqlite] = await startService({
+        ...service, env, node: other.node, main: other.serviceMain, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'service-other.log'),
       });
     }
     if (postgres) {
@@ -319,6 +347,11 @@ async function compare(options: Options, dir: string) {
     const target = workload.target;
     if (onSqlite) rows.push(ratioRow('service/reference', 'sqlite', 'reference', `req/s ≥ ${target?.overReference.toFixed(2)}, p99 ≤ ${P99_TARGET.toFixed(2)}`));
     if (onSqlite && onPostgres) rows.push(ratioRow('postgres/sqlite', 'postgres', 'sqlite', `req/s ≥ ${target?.postgresOverSqlite.toFixed(2)}`));
+    if (other) {
+      rows.push(ratioRow(`service/reference, node ${other.version}`, OTHER.sqlite, OTHER.reference, ''));
+      rows.push(ratioRow(`service: node ${process.version}/${other.version}`, 'sqlite', OTHER.sqlite, ''));
+      rows.push(ratioRow(`reference: node ${process.version}/${other.version}`, 'reference', OTHER.reference, ''));
+    }
     if (servers.variant) {
       rows.push(ratioRow('variant/reference', 'variant', 'reference', ''));
       rows.push(ratioRow('variant/sqlite', 'variant', 'sqlite', ''));

@@ -22,11 +22,16 @@ export interface ServiceOptions {
   nodeOptions?: string;
   /** More environment, over the rest (e.g. METRICS_PORT=0). */
   env?: Record<string, string>;
+  /** Another Node.js binary, and the build installed for it (see other-node.ts). */
+  node?: string;
+  main?: string;
 }
 
 /** The built service as `npm start` runs it in production; on PostgreSQL, with a way to find its backends. */
-export async function startService({ databaseUrl, logFile, logLevel = 'info', nodeOptions, env = {} }: ServiceOptions): Promise<RunningServer> {
+export async function startService({ databaseUrl, logFile, logLevel = 'info', nodeOptions, env = {}, node, main }: ServiceOptions): Promise<RunningServer> {
   const service = await startBuiltService({
+    node,
+    main,
     env: { NODE_ENV: 'production', NODE_OPTIONS: nodeOptions ?? START_NODE_OPTIONS, API_KEYS: API_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel, ...env },
     logFile,
   });
@@ -35,14 +40,15 @@ export async function startService({ databaseUrl, logFile, logLevel = 'info', no
   return server;
 }
 
-/** The ceiling for the service: tools/bench/reference-server.mjs on a SQLite file. */
-export async function startReference(database: string, logFile: string): Promise<RunningServer> {
-  return startMjs('the reference server', 'reference-server.mjs', logFile, '/v1/pets?limit=1', { API_KEYS: API_KEY, DATABASE: database });
+/** The ceiling for the service: tools/bench/reference-server.mjs on a SQLite file, or a copy of it run by another Node.js. */
+export async function startReference(database: string, logFile: string, other?: { node: string; script: string }): Promise<RunningServer> {
+  const env = { API_KEYS: API_KEY, DATABASE: database };
+  return startMjs('the reference server', other?.script ?? join(__dirname, 'reference-server.mjs'), logFile, '/v1/pets?limit=1', env, other?.node);
 }
 
 /** The generator's ceiling: tools/bench/trivial-server.mjs, a fixed JSON for any request. */
 export async function startTrivial(logFile: string): Promise<RunningServer> {
-  return startMjs('the trivial server', 'trivial-server.mjs', logFile, '/', {});
+  return startMjs('the trivial server', join(__dirname, 'trivial-server.mjs'), logFile, '/', {});
 }
 
 export const stopServer = stopNode;
@@ -55,8 +61,8 @@ export function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return match ? Number(match[1]) / 1024 : 0;
 }
 
-async function startMjs(name: string, file: string, logFile: string, probe: string, env: Record<string, string>): Promise<RunningServer> {
-  const server = await spawnNode(name, join(__dirname, file), { env, logFile });
+async function startMjs(name: string, script: string, logFile: string, probe: string, env: Record<string, string>, node?: string): Promise<RunningServer> {
+  const server = await spawnNode(name, script, { env, logFile, node });
   try {
     return Object.assign(server, { startupMs: await waitFor200(server, probe, { authorization: `Bearer ${API_KEY}` }) });
   } catch (error) {

@@ -15,12 +15,17 @@ export function serviceBuild(): string {
   return createHash('sha256').update(readFileSync(builtMain())).digest('hex').slice(0, 16);
 }
 
+export interface ServiceSpawnOptions extends SpawnOptions {
+  /** A copy of the build installed elsewhere (e.g. for another Node.js); by default {@link SERVICE_MAIN}. */
+  main?: string;
+}
+
 /** Runs the built service with `env` (rate limits off unless it sets them) and returns at once, before it listens. */
-export async function spawnService(options: SpawnOptions): Promise<NodeProcess> {
+export async function spawnService({ main, ...options }: ServiceSpawnOptions): Promise<NodeProcess> {
   // Rate limits off: tests and measurements send many requests a second from one address. Metrics on, as in
   // production, on a port of its own so that several services can run side by side.
   const env = { RATE_LIMIT_RPS: '0', RATE_LIMIT_AUTH_FAILURES: '0', METRICS_PORT: String(await freePort()), ...options.env };
-  return spawnNode('the service', builtMain(), { ...options, env });
+  return spawnNode('the service', main ?? builtMain(), { ...options, env });
 }
 
 /** Milliseconds from spawn until /health/live answers 200; rejects if the service exits first or takes 60 s. */
@@ -37,7 +42,7 @@ export interface StartedService extends NodeProcess {
 }
 
 /** {@link spawnService}, then resolves once the service is live and ready; stops it if it never is. */
-export async function startService(options: SpawnOptions): Promise<StartedService> {
+export async function startService(options: ServiceSpawnOptions): Promise<StartedService> {
   const service = await spawnService(options);
   try {
     const liveMs = await waitUntilLive(service);

@@ -2,6 +2,7 @@ export { freePort } from './free-port';
 export { type Exit, killNode, type NodeProcess, type SpawnOptions, spawnNode, stopNode, waitFor200 } from './node-process';
 export {
   SERVICE_MAIN,
+  type ServiceSpawnOptions,
   serviceBuild,
   spawnService,
   START_NODE_OPTIONS,
