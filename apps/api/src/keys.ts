@@ -12,11 +12,22 @@ import { parseScopes } from './app/auth/scope-list';
 // Exit codes: 0 done, 1 nothing done (no such key, or the database failed), 2 a mistaken command line.
 
 const HOUR_MS = 3_600_000;
+/** The name column's length (varchar(100), counted in characters as PostgreSQL counts them). */
+const NAME_MAX_CHARACTERS = 100;
 const DAY_MS = 24 * HOUR_MS;
 const DEFAULT_GRACE_HOURS = 24;
 
 const withStore = <T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> =>
   withDatabase((dataSource) => work(new ApiKeyStore(dataSource.getRepository(ApiKeyEntity))));
+
+/** A key's name as given, 1 to 100 characters: never cut short, since the name is how the key is found later. */
+function keyName(value: string): string {
+  const characters = [...value].length;
+  if (characters === 0 || characters > NAME_MAX_CHARACTERS) {
+    throw new InvalidArgumentError(`must be 1 to ${NAME_MAX_CHARACTERS} characters, not ${characters}.`);
+  }
+  return value;
+}
 
 function wholeDays(value: string): number {
   if (!/^[1-9]\d{0,5}$/.test(value)) throw new InvalidArgumentError('must be a whole number of days, 1 or more.');
@@ -56,12 +67,12 @@ const program = new Command('keys')
 program
   .command('create')
   .description('issue a key; it is printed once and only its hash is stored')
-  .requiredOption('--name <name>', 'who or what the key is for')
+  .requiredOption('--name <name>', `who or what the key is for, at most ${NAME_MAX_CHARACTERS} characters`, keyName)
   .option('--scopes <scopes>', `what it may do, comma-separated: ${SCOPES.join(', ')} (default: both)`, scopes)
   .option('--expires-in-days <days>', 'refuse the key after this many days', wholeDays)
   .action(async (options: { name: string; scopes?: Scope[]; expiresInDays?: number }) => {
     const expiresAt = options.expiresInDays === undefined ? null : Date.now() + options.expiresInDays * DAY_MS;
-    const { key, record } = await withStore((store) => store.issue(options.name.slice(0, 100), expiresAt, options.scopes));
+    const { key, record } = await withStore((store) => store.issue(options.name, expiresAt, options.scopes));
     printIssued(record, key, 'created');
   });
 

@@ -111,6 +111,20 @@ describe('key administration (npm run keys)', () => {
     await expect(keys('create', '--name', 'bad', ...args)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(message) });
   });
 
+  it('refuses a name over 100 characters as a usage error (exit 2) naming the limit, and stores nothing', async () => {
+    const before = (await keys('list', '--json')).stdout;
+    await expect(keys('create', '--name', 'n'.repeat(101))).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('1 to 100 characters, not 101') });
+    await expect(keys('create', '--name', '')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('1 to 100 characters, not 0') });
+    expect((await keys('list', '--json')).stdout).toBe(before);
+  });
+
+  it('keeps a name of 100 characters whole, counted in characters rather than bytes', async () => {
+    const name = `${'é'.repeat(98)}🐕.`;
+    await keys('create', '--name', name);
+    const names = (JSON.parse((await keys('list', '--json')).stdout) as Array<{ name: string }>).map((record) => record.name);
+    expect(names).toContain(name);
+  });
+
   it('rotates a key: a new one printed once, both work during the grace period, then only the new one', async () => {
     const old = (await keys('create', '--name', 'back office', '--scopes', 'pets:write')).stdout.trim();
     const [{ id }] = (JSON.parse((await keys('list', '--json')).stdout) as Array<{ id: number; name: string }>).filter(
