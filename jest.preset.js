@@ -7,10 +7,17 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, join(__dirname, target)]),
 );
 
+// Packages that Node resolves to ES modules only (NestJS 12, and the dependencies of ours or theirs that ship nothing
+// else): swc compiles them to CommonJS as it does our sources, once, into Jest's cache. Jest could load them as ES
+// modules instead, but only with Node's experimental VM modules, which made the whole run slower (docs/testing.md).
+const ESM_ONLY_PACKAGES = ['@nestjs', 'commander', 'content-disposition', 'cookie', 'set-cookie-parser', 'p-limit', 'yocto-queue'];
+
 module.exports = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join('|')})/)`],
   transform: {
+    '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
     '^.+\\.ts$': [
       '@swc/jest',
       {
