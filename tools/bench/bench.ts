@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { registerWebhookEndpoint, serviceBuild } from '@petstore/testing';
 import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
@@ -201,7 +202,7 @@ async function alternate(
           if (workload.key === 'create' && delivered?.(name) !== undefined) {
             const created = runs.filter((r) => r.server === name && r.workload === workload.name).reduce((sum, r) => sum + r.requests, 0);
             const started = performance.now();
-            while ((delivered(name) ?? 0) < created && performance.now() - started < CATCH_UP_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 50));
+            while ((delivered(name) ?? 0) < created && performance.now() - started < CATCH_UP_LIMIT_MS) await sleep(50);
             run.catchUpSeconds = (performance.now() - started) / 1000;
           }
           if (round) {

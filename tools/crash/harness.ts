@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { killNode, registerWebhookEndpoint, type StartedService, stopNode } from '@petstore/testing';
 import type { CrashDatabase, DatabaseKind } from './databases';
 import { driveCreates, retryCreates } from './load';
@@ -117,7 +118,7 @@ class CrashRun {
     const label = `cycle ${cycle}`;
     const killAfter = between(this.delays, KILL_AFTER_MS.min, KILL_AFTER_MS.max);
     const load = driveCreates(this.service.origin, cycle, this.options.concurrency, this.bodies);
-    await Promise.race([new Promise((resolve) => setTimeout(resolve, killAfter)), this.service.exited]);
+    await Promise.race([sleep(killAfter), this.service.exited]);
     load.stop();
     if (!(await killNode(this.service))) this.error(`${label}: the service exited by itself (${JSON.stringify(this.service.exit)}) before the kill`);
     const outcome = await load.done;

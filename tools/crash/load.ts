@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_ID, type NewPet, PET_STATUSES, type Pet } from '@petstore/contract';
 import { between } from './random';
 import { API_KEY } from './service';
@@ -79,7 +80,7 @@ export async function retryCreates(baseUrl: string, creates: Create[]): Promise<
             outcome.errors.push(`retry of ${create.body.name}: ${answer.status} ${JSON.stringify(answer.body)}`);
             return;
           }
-          await new Promise((resolve) => setTimeout(resolve, 250));
+          await sleep(250);
         }
       } catch (error) {
         outcome.errors.push(`retry of ${create.body.name} failed: ${describe(error)}`);

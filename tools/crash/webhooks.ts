@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { Webhook } from 'standardwebhooks';
 
@@ -88,7 +89,7 @@ export class WebhookReceiver {
   async waitForAll(acknowledged: Pet[]): Promise<number> {
     const started = performance.now();
     while (this.deliveredCount(acknowledged) < acknowledged.length && performance.now() - started < PATIENCE_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     return (performance.now() - started) / 1000;
   }

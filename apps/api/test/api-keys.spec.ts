@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../src/app/auth/api-key.entity';
 import { ApiKeyStore } from '../src/app/auth/api-key.store';
@@ -48,7 +49,7 @@ describe('stored API keys', () => {
     for (const sut of instances) {
       while ((await list(sut, key)).status === 200) {
         expect(Date.now() - revokedAt).toBeLessThan(5_000);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
       }
       await expectError(await list(sut, key), 401, 'unauthorized');
     }
@@ -75,7 +76,7 @@ describe('stored API keys', () => {
     for (const sut of instances) {
       while ((await list(sut, old.key)).status === 200) {
         expect(Date.now() - expiresAt).toBeLessThan(2_000 + 500);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
       }
       expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
       await expectError(await list(sut, old.key), 401, 'unauthorized');

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { IdempotencyKeyPurge } from '../src/app/pets/idempotency/idempotency-key-purge';
@@ -69,7 +70,7 @@ describe('createPet with an Idempotency-Key', () => {
     let first: Promise<Response>;
     try {
       first = create({ name: 'Slow', categoryId: 1 }, key);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       const retry = await create({ name: 'Slow', categoryId: 1 }, key);
       await expectError(retry, 409, 'idempotency_key_in_use');
       expect(retry.headers.get('retry-after')).toBe('1');

@@ -1,7 +1,9 @@
 import { type AddressInfo, Server } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Controller, Get, Module } from '@nestjs/common';
 import type { Pet } from '@petstore/contract';
-import { AUTH, freePort, JSON_AUTH, startApp, type TestApp } from './support/test-app';
+import { freePort } from '@petstore/testing';
+import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { rawRequest } from './support/raw-http';
 import { TEST_DATABASE } from './support/test-database';
 
@@ -147,7 +149,7 @@ describe('Prometheus metrics', () => {
   it('shows requests in flight, and none once they are answered', async () => {
     const active = () => valueOf('http_server_active_requests', { http_route: '/v1/probes/slow' });
     const pending = api('/v1/probes/slow', { headers: AUTH });
-    for (let tries = 0; (await active()) !== 1 && tries < 50; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let tries = 0; (await active()) !== 1 && tries < 50; tries += 1) await sleep(20);
     expect(await active()).toBe(1);
     release();
     expect((await pending).status).toBe(200);

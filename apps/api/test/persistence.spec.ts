@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { migrations as ALL_MIGRATIONS } from '../src/app/database/migrations';
@@ -131,13 +132,13 @@ describe('stopping', () => {
     let entered = 0;
     jest.spyOn(repository, 'insert').mockImplementation(async (pet) => {
       entered += 1;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       return insert(pet);
     });
     const creates = Array.from({ length: 5 }, (_, i) =>
       fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name: `p${i}`, categoryId: 1 }) }),
     );
-    while (entered < creates.length) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (entered < creates.length) await sleep(10);
     const closing = sut.app.close();
     expect((await Promise.all(creates)).map((response) => response.status)).toEqual([201, 201, 201, 201, 201]);
     await closing;

@@ -1,4 +1,6 @@
-import { freePort, startApp, TEST_KEY, type TestApp } from './support/test-app';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '@petstore/testing';
+import { startApp, TEST_KEY, type TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 import { expectError } from './support/assertions';
 
@@ -59,7 +61,7 @@ describe('rate limits', () => {
     });
 
     it('sends the RateLimit fields on allowed responses, counting down', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await sleep(1_100);
       const first = await get(sut, OTHER_KEY);
       const second = await get(sut, OTHER_KEY);
       expect(first.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
@@ -68,7 +70,7 @@ describe('rate limits', () => {
     });
 
     it('sends the RateLimit fields on the errors of authenticated requests too, as the OpenAPI document declares', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await sleep(1_100);
       const auth = { authorization: `Bearer ${OTHER_KEY}` };
       const invalid = await fetch(`${sut.origin}/v1/pets?limit=0`, { headers: auth });
       const absent = await fetch(`${sut.origin}/v1/pets/${Number.MAX_SAFE_INTEGER}`, { headers: auth });
@@ -81,7 +83,7 @@ describe('rate limits', () => {
     });
 
     it('holds the accepted rate within 10% of the limit under sustained load', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await sleep(1_100);
       expectWithinTenPercent(await offer([sut], TEST_KEY, 10, 3));
     });
   });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../src/app/database/database-connection';
@@ -5,8 +6,6 @@ import { migrations } from '../src/app/database/migrations';
 import { expectError } from './support/assertions';
 import { JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { createTestDatabase, holdWriteLock, TEST_DATABASE, type TestDatabase } from './support/test-database';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const create = (app: TestApp, name: string, key?: string) =>
   fetch(`${app.origin}/v1/pets`, {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import type { Pet } from '@petstore/contract';
-import { freePort, JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';
+import { freePort } from '@petstore/testing';
+import { JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { WebhookAttemptEntity } from '../src/app/webhooks/webhook-attempt.entity';
@@ -143,7 +144,7 @@ describe(WebhookEndpointStore.name, () => {
     it('leaves no message for the removed endpoint when pets are created while it is removed', async () => {
       const removed = await store.add(url('raced'), ['pet.created']);
       const creates = Array.from({ length: 60 }, (_, i) => createPet(`raced-${i}`));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
       await expect(store.remove(removed.id)).resolves.toMatchObject({ id: removed.id });
       await Promise.all(creates);
       expect(await countWhere('webhook_messages', removed.id)).toBe(0);

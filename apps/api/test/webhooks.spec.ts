@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
@@ -14,7 +15,6 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
 const LOCAL = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
 /** The longest attempt deadline there is, longer than any test here runs: an unanswered attempt stays in flight. */
 const UNENDING_ATTEMPTS = { WEBHOOK_TIMEOUT_MS: '60000' };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(look: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const started = Date.now();

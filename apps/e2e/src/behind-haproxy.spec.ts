@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PetstoreClient } from '@petstore/client';
 import { killNode, stopNode } from '@petstore/testing';
-import { checkStored, INSTANCES, sleep, withCluster } from './support/cluster';
+import { checkStored, INSTANCES, withCluster } from './support/cluster';
 import { checkHaproxyConfig, HAPROXY_CFG, haproxyInstalled } from './support/haproxy';
 import { startClientLoad, startLoad } from './support/load';
 import { TEST_KEY } from './support/test-key';

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ForbiddenError, PetstoreClient } from '@petstore/client';
 import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
 
 const WORKSPACE = join(__dirname, '../../..');
 const BUILT_CLI = join(WORKSPACE, 'dist/apps/cli/main.js');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // `npm run keys -- …` from a shell, against the database a running service uses.
 describe('key administration (npm run keys)', () => {

@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PetstoreClient } from '@petstore/client';
 import { freePort } from '@petstore/testing';
-import { checkStored, sleep, withCluster } from './support/cluster';
+import { checkStored, withCluster } from './support/cluster';
 import { haproxyInstalled } from './support/haproxy';
 import { startClientLoad } from './support/load';
 import { createPostgres, postgresBinaries, startRedis } from './support/private-servers';

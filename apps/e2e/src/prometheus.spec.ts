@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, type StartedService, startService, stopNode } from '@petstore/testing';
 import { onPath, promtool, query, type RunningPrometheus, type Sample, startPrometheus, stopPrometheus } from './support/prometheus';
 import { TEST_KEY } from './support/test-key';
@@ -155,7 +156,7 @@ async function pollUntil(
   while (Date.now() < deadline) {
     const evaluated = (await ruleHealth(prometheus)).every((rule) => rule.health !== 'unknown');
     if (evaluated && JSON.stringify(last) === JSON.stringify(expected)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
     last = await read(prometheus);
   }
   const targets = (await (await fetch(`${prometheus.origin}/api/v1/targets`)).json()) as {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, spawnService, waitUntilLive } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
 
@@ -77,7 +78,7 @@ describe('the service process', () => {
     const origin = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && !(await fetch(`${origin}/health/ready`).then((r) => r.ok, () => false))) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     expect((await fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200);
     // On a maintained LTS line (24 or later), and nothing on stderr at start-up: no deprecation or other warning.
@@ -101,7 +102,7 @@ describe('the service process', () => {
       // Lines are written in batches (logging/create-logger.ts), flushed at least once a second.
       const deadline = Date.now() + 2_500;
       while (!service.stdout().includes('"url":"/v1/pets?limit=3"') && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
       }
       expect(service.stdout()).toContain('"url":"/v1/pets?limit=3"');
     } finally {

@@ -3,6 +3,7 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import sqlite3 from 'sqlite3';
 import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
@@ -50,8 +51,6 @@ interface Database {
   assertClosedCleanly(): Promise<void>;
   drop(): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function sqliteDatabase(): Database {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-shutdown-'));

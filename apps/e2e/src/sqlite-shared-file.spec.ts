@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type NodeProcess, spawnService, waitUntilReady } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
 
@@ -59,8 +60,6 @@ async function send(origin: string, create: Create): Promise<Answer> {
   create.answers.push(answer);
   return answer;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Each keyed create goes to every process at once, all together or one key every `spacingMs`; the keyless ones go to

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { killNode, localPortsTo, type NodeProcess, registerWebhookEndpoint, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
-import { admin, POSTGRES_ADMIN_URL, sleep } from './support/cluster';
+import { admin, POSTGRES_ADMIN_URL } from './support/cluster';
 import { TEST_KEY } from './support/test-key';
 import { samePet, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port';
 
 const WAIT_TIMEOUT_MS = 60_000;
@@ -99,7 +100,7 @@ export async function waitFor200(target: NodeProcess, path: string, headers: Rec
   const url = `${target.origin}${path}`;
   while (performance.now() - target.startedAt < WAIT_TIMEOUT_MS && isRunning(target)) {
     if ((await statusOf(url, headers)) === 200) return performance.now() - target.startedAt;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
   const state = isRunning(target) ? 'still running' : `exited with ${JSON.stringify(await target.exited)}`;
   throw new Error(`${target.name} did not answer 200 at ${url} (${state}). Its output ends:\n${target.outputTail()}`);

@@ -1,4 +1,5 @@
 import { createConnection } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Whether something accepts connections on 127.0.0.1:`port` now. */
 export function portOpen(port: number): Promise<boolean> {
@@ -23,7 +24,7 @@ export interface PortWait {
 export async function waitForPort(port: number, { closed = false, timeoutMs = 10_000, givenUp = () => false }: PortWait = {}): Promise<boolean> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && !givenUp(); ) {
     if ((await portOpen(port)) !== closed) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
   return false;
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { migrations } from '../../src/app/database/migrations';
@@ -90,7 +91,7 @@ describe('two instances on one PostgreSQL database', () => {
       let first: Promise<Response>;
       try {
         first = createWithKey(instances[0], key, 'Busy');
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await sleep(300);
         await expectError(await createWithKey(instances[1], key, 'Busy'), 409, 'idempotency_key_in_use');
       } finally {
         await release();

@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '@petstore/testing';
 import { expectError } from '../support/assertions';
 import { TcpProxy } from '../support/tcp-proxy';
-import { AUTH, freePort, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
+import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 // The database goes away and comes back: the process stays up, answers 503 within a bounded time, and resumes alone.
@@ -25,7 +27,7 @@ describe('PostgreSQL outage', () => {
     const started = Date.now();
     while (!(await check())) {
       if (Date.now() - started > limitMs) throw new Error(`condition not met within ${limitMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     return Date.now() - started;
   };
@@ -97,7 +99,7 @@ describe('PostgreSQL outage', () => {
     };
     // The first read's lookup hangs; the second waits behind it for the next batch (pets/batched-lookup.ts).
     const first = get(pet.id);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     const secondSent = Date.now();
     const [one, two] = await Promise.all([first, get(pet.id + 1)]);
     for (const { response } of [one, two]) await expectError(response, 503, 'service_unavailable');

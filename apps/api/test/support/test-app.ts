@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -95,11 +94,3 @@ export async function startApp({ env = {}, database, port: listenPort = 0, modul
   };
 }
 
-/** A port that was free a moment ago, for when an address must be known before the app listens. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}

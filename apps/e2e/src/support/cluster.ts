@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, type NodeProcess, spawnService, startPgBouncer, stopNode, waitUntilReady } from '@petstore/testing';
 import { Client } from 'pg';
 import { type RunningHaproxy, startHaproxy } from './haproxy';
@@ -10,7 +11,6 @@ export const INSTANCES = 3;
 /** HAProxy checks every 500 ms and needs two good answers: a new instance is in the pool within this. */
 const HAPROXY_RISE_MS = 1_500;
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function admin<T>(work: (client: Client) => Promise<T>, url = POSTGRES_ADMIN_URL): Promise<T> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 3_000 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PetstoreClient } from '@petstore/client';
 
 /** What a load run saw: every request, those that failed and why, and the creates that were acknowledged. */
@@ -129,7 +130,7 @@ function mixedTraffic(
       const pick = Math.random();
       await (pick < 0.35 ? create() : pick < 0.75 ? read() : list());
       const wait = interval - (Date.now() - started);
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (wait > 0) await sleep(wait);
     }
   };
   const loops = Array.from({ length: workers }, loop);

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A span as OTLP/JSON carries it, its attributes flattened to plain values. */
 export interface ReceivedSpan {
@@ -64,7 +65,7 @@ export class OtlpReceiver {
       const spans = this.spans.filter((span) => span.traceId === traceId);
       if (until(spans)) return spans;
       if (Date.now() > deadline) throw new Error(`trace ${traceId} incomplete after ${timeoutMs} ms: ${JSON.stringify(spans)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
   }
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@petstore/testing';
 
 /** Whether `command` is an executable file on PATH. */
@@ -43,7 +44,7 @@ export async function startPrometheus(configFile: string, storageDir: string): P
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline && child.exitCode === null) {
     if (await fetch(`${origin}/-/ready`).then((r) => r.ok, () => false)) return prometheus;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   await stopPrometheus(prometheus);
   throw new Error(`prometheus did not become ready at ${origin}. Its output ends:\n${output.split('\n').slice(-20).join('\n')}`);

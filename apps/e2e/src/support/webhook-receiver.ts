@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Pet } from '@petstore/contract';
 import { Webhook } from 'standardwebhooks';
-import { sleep } from './cluster';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One correctly signed pet.created that the receiver took in and answered 204. */
 export interface Delivery {

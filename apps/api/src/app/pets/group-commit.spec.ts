@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GroupCommit } from './group-commit';
 
 /** A write that numbers its items from where the last one stopped, as consecutive ids. */
@@ -9,7 +10,7 @@ describe(GroupCommit.name, () => {
     const nextIds = numbering(10);
     const sut = new GroupCommit<string, number>(async (items) => {
       writes.push(items);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
       return nextIds(items);
     });
     const first = sut.add('a');

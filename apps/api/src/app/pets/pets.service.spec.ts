@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Pet, PetStatus } from '@petstore/contract';
 import { ApiException } from '../errors/api.exception';
 import { Metrics } from '../metrics/metrics';
@@ -108,7 +109,7 @@ describe(PetsService.name, () => {
       const asked: string[] = [];
       table.insertIdempotently = async (_pet, claim) => {
         asked.push(claim.key);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await sleep(5);
         return { outcome: 'in_use' };
       };
       const creates = [1, 2].map(() => sut.createPet({ name: 'Rex', categoryId: 1 }, key));

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
@@ -86,7 +87,7 @@ export class SqliteDialect extends DatabaseDialect {
         return;
       } catch (error) {
         if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, WAL_RETRY_MS));
+        await sleep(WAL_RETRY_MS);
       }
     }
   }
