@@ -231,7 +231,7 @@ const LABELS: Record<string, string> = {
   postgres: 'service (PostgreSQL)',
   variant: 'service (SQLite, variant)',
 };
-/** The servers run by --also-node's Node.js, labelled with its version once it is known. */
+/** The servers run by --also-node's Node.js; their labels carry its version, known once it has run. */
 const OTHER = { reference: 'otherReference', sqlite: 'otherSqlite' } as const;
 const COLUMNS = ['', 'requests/s', 'p50 ms', 'p99 ms', 'CPU s/1k req', 'wrk cores', 'peak RSS MB', 'target'];
 const METRICS: [keyof Run, number][] = [['rps', 0], ['p50', 2], ['p99', 2], ['cpuPer1k', 3]];
@@ -253,10 +253,9 @@ async function compare(options: Options, dir: string) {
   let postgres: PostgresDatabase | undefined;
   let result;
   const other: OtherNode | undefined = options.alsoNode === undefined ? undefined : await prepareOtherNode(options.alsoNode, dir);
-  if (other) {
-    LABELS[OTHER.reference] = `reference (SQLite, node ${other.version})`;
-    LABELS[OTHER.sqlite] = `service (SQLite, node ${other.version})`;
-  }
+  const labels: Record<string, string> = other
+    ? { ...LABELS, [OTHER.reference]: `reference (SQLite, node ${other.version})`, [OTHER.sqlite]: `service (SQLite, node ${other.version})` }
+    : LABELS;
   const receiver = options.webhookReceiver ? await startWebhookReceiver() : undefined;
   const webhooks: Record<string, { created: number; delivered: number }> = {};
   const withEndpoints = new Set<string>();
@@ -334,7 +333,7 @@ async function compare(options: Options, dir: string) {
     const serverRow = (name: string) => {
       const runs = runsOf(name);
       return [
-        LABELS[name], ...METRICS.map(([key, digits]) => formatSpread(spread(runs.map((r) => r[key] as number)), digits)),
+        labels[name], ...METRICS.map(([key, digits]) => formatSpread(spread(runs.map((r) => r[key] as number)), digits)),
         formatSpread(spread(runs.map((r) => r.wrkCores)), 2), rss[name].toFixed(0), '',
       ];
     };
@@ -381,7 +380,7 @@ async function compare(options: Options, dir: string) {
     process.stdout.write(`\n${workload.name}\n${table(COLUMNS, rows)}\n${notes.map((line) => `${line}\n`).join('')}`);
   }
   process.stdout.write(`\n${table(['server', 'start-up ms', 'ready ms', 'peak RSS MB (VmHWM)'], Object.entries(servers).map(([name, s]) => [
-    LABELS[name], s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
+    labels[name], s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
   ]))}\n`);
   for (const [name, { created, delivered }] of Object.entries(webhooks)) {
     // Creates and their deliveries together: the pace the service can keep up, the backlog not growing.
@@ -389,11 +388,11 @@ async function compare(options: Options, dir: string) {
     const catchUp = formatSpread(spread(runs.map((r) => r.catchUpSeconds ?? 0)), 1);
     const sustained = formatSpread(spread(runs.map((r) => r.requests / (r.requests / r.rps + (r.catchUpSeconds ?? 0)))));
     process.stdout.write(
-      `webhooks: ${LABELS[name]}: ${delivered} deliveries received for ${created} pets created (warm-ups included); after a measured run of ` +
+      `webhooks: ${labels[name]}: ${delivered} deliveries received for ${created} pets created (warm-ups included); after a measured run of ` +
         `creates, the deliveries caught up in ${catchUp} s; creates/s counting that time: ${sustained}\n`,
     );
   }
-  for (const name of ['sqlite', 'postgres'].filter((n) => servers[n])) verdicts.push(verdict(`${LABELS[name]}: peak RSS MB`, peakRssMb[name], '≤', PEAK_RSS_TARGET_MB));
+  for (const name of ['sqlite', 'postgres'].filter((n) => servers[n])) verdicts.push(verdict(`${labels[name]}: peak RSS MB`, peakRssMb[name], '≤', PEAK_RSS_TARGET_MB));
   if (options.mode === 'compare') {
     process.stdout.write(`\ntargets (issue 15; medians over the rounds, compare with --rounds 3 or more on a quiet machine)\n${table(['', 'measured', 'target', ''], verdicts)}\n`);
   }

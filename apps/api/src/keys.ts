@@ -2,7 +2,7 @@ import { type Scope, SCOPES } from '@petstore/contract';
 import { Command, InvalidArgumentError } from 'commander';
 import { withDatabase } from './admin-database';
 import { nothingDone, optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
-import { ApiKeyEntity } from './app/auth/api-key.entity';
+import { API_KEY_NAME_MAX_CHARACTERS, ApiKeyEntity } from './app/auth/api-key.entity';
 import { ApiKeyStore } from './app/auth/api-key.store';
 import { parseScopes } from './app/auth/scope-list';
 
@@ -12,8 +12,6 @@ import { parseScopes } from './app/auth/scope-list';
 // Exit codes: 0 done, 1 nothing done (no such key, or the database failed), 2 a mistaken command line.
 
 const HOUR_MS = 3_600_000;
-/** The name column's length (varchar(100), counted in characters as PostgreSQL counts them). */
-const NAME_MAX_CHARACTERS = 100;
 const DAY_MS = 24 * HOUR_MS;
 const DEFAULT_GRACE_HOURS = 24;
 
@@ -23,8 +21,8 @@ const withStore = <T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> =>
 /** A key's name as given, 1 to 100 characters: never cut short, since the name is how the key is found later. */
 function keyName(value: string): string {
   const characters = [...value].length;
-  if (characters === 0 || characters > NAME_MAX_CHARACTERS) {
-    throw new InvalidArgumentError(`must be 1 to ${NAME_MAX_CHARACTERS} characters, not ${characters}.`);
+  if (characters === 0 || characters > API_KEY_NAME_MAX_CHARACTERS) {
+    throw new InvalidArgumentError(`must be 1 to ${API_KEY_NAME_MAX_CHARACTERS} characters, not ${characters}.`);
   }
   return value;
 }
@@ -67,7 +65,7 @@ const program = new Command('keys')
 program
   .command('create')
   .description('issue a key; it is printed once and only its hash is stored')
-  .requiredOption('--name <name>', `who or what the key is for, at most ${NAME_MAX_CHARACTERS} characters`, keyName)
+  .requiredOption('--name <name>', `who or what the key is for, at most ${API_KEY_NAME_MAX_CHARACTERS} characters`, keyName)
   .option('--scopes <scopes>', `what it may do, comma-separated: ${SCOPES.join(', ')} (default: both)`, scopes)
   .option('--expires-in-days <days>', 'refuse the key after this many days', wholeDays)
   .action(async (options: { name: string; scopes?: Scope[]; expiresInDays?: number }) => {

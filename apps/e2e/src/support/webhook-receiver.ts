@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { Webhook } from 'standardwebhooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One correctly signed pet.created that the receiver took in and answered 204. */
 export interface Delivery {

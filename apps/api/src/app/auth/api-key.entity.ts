@@ -9,13 +9,16 @@ const nullableInteger = { type: 'bigint', nullable: true, transformer: safeInteg
  * A stored API key: its SHA-256 (never the key), a name, what it may do, and its life. Times are epoch milliseconds,
  * which both databases store the same way.
  */
+/** A key's name is at most this many characters (varchar counts characters, not bytes, on PostgreSQL). */
+export const API_KEY_NAME_MAX_CHARACTERS = 100;
+
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity {
   @PrimaryColumn({ type: 'bigint', transformer: safeInteger })
   @Generated('increment')
   id!: number;
 
-  @Column({ type: 'varchar', length: 100 })
+  @Column({ type: 'varchar', length: API_KEY_NAME_MAX_CHARACTERS })
   name!: string;
 
   /** Hex SHA-256 of the key. */
