@@ -11,9 +11,9 @@ module.exports = {
       // The service's commands besides serving (npm run keys, npm run webhooks, npm run openapi): built with it, from
       // the same sources.
       additionalEntryPoints: [
-        { entryName: 'keys', entryPath: './src/keys.ts' },
-        { entryName: 'webhooks', entryPath: './src/webhooks.ts' },
-        { entryName: 'openapi', entryPath: './src/openapi.ts' },
+        { entryName: 'keys', entryPath: './src/admin/keys.command.ts' },
+        { entryName: 'webhooks', entryPath: './src/admin/webhooks.command.ts' },
+        { entryName: 'openapi', entryPath: './src/admin/openapi.command.ts' },
       ],
       tsConfig: './tsconfig.app.json',
       optimization: false,

@@ -141,7 +141,7 @@ describe('listPets (GET /v1/pets)', () => {
   });
 });
 
-// Requests for the same page that wait together share one query (pets/batched-lookup.ts): a request must never be
+// Requests for the same page that wait together share one query (database/batching/batched-lookup.ts): a request must never be
 // answered from a query that began before it arrived.
 describe('listPets while the same page is read concurrently', () => {
   let sut: TestApp;

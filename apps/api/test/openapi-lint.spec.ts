@@ -46,7 +46,7 @@ describe('OpenAPI document lint', () => {
     // Access-Control-Allow-Origin to every response.
     const exported = await exec(
       process.execPath,
-      ['-r', '@swc-node/register', 'apps/api/src/openapi.ts', file],
+      ['-r', '@swc-node/register', 'apps/api/src/admin/openapi.command.ts', file],
       {
         SWC_NODE_PROJECT: 'tsconfig.base.json',
         PUBLIC_BASE_URL: 'https://api.petstore.test/v1',

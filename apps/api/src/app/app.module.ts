@@ -5,6 +5,7 @@ import { AuthModule } from './auth/auth.module';
 import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { ShutdownModule } from './http/shutdown.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PetsModule } from './pets/pets.module';
@@ -20,6 +21,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, skipProcessEnv: true, load: [() => config] }),
         LoggingModule.forRoot(logger),
+        ShutdownModule,
         MetricsModule,
         DatabaseModule,
         RateLimitModule,

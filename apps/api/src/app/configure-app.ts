@@ -9,9 +9,9 @@ import { ApiKeysService } from './auth/api-keys.service';
 import { DatabaseConnection } from './database/database-connection';
 import { useBearerAuth } from './auth/bearer-auth.hook';
 import type { AppConfig } from './config/app-config';
-import { declareDocsPublic, setupDocs } from './docs/setup-docs';
-import { ErrorFilter } from './errors/error.filter';
-import { ShutdownState } from './health/shutdown.state';
+import { declareDocsRoutes, setupDocs } from './openapi/setup-docs';
+import { ErrorFilter } from './http/error.filter';
+import { ShutdownState } from './http/shutdown.state';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { fastifyOptions } from './http/fastify-options';
 import { useJsonBodyParser } from './http/json-body.parser';
@@ -61,7 +61,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   useJsonBodyParser(fastify);
   // Security headers first of the request hooks; it also declares the CORS route public, as below for the docs.
   await useSecurity(app, config);
-  declareDocsPublic(fastify);
+  declareDocsRoutes(fastify, config);
   // Each route's own request hooks, decided once from its config as it is registered (so after the declarations
   // above), run after the global hooks below: authentication and the per-key limit unless the route is public, then
   // what the route declares for itself (its headers, 415, query parameters).

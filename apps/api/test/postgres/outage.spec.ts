@@ -97,7 +97,7 @@ describe('PostgreSQL outage', () => {
       const response = await fetch(`${sut?.origin}/v1/pets/${id}`, { headers: AUTH, signal: AbortSignal.timeout(10_000) });
       return { response, at: Date.now() };
     };
-    // The first read's lookup hangs; the second waits behind it for the next batch (pets/batched-lookup.ts).
+    // The first read's lookup hangs; the second waits behind it for the next batch (database/batching/batched-lookup.ts).
     const first = get(pet.id);
     await sleep(500);
     const secondSent = Date.now();

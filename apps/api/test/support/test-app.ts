@@ -7,7 +7,7 @@ import { AppModule } from '../../src/app/app.module';
 import { createApp } from '../../src/app/configure-app';
 import { loadConfig } from '../../src/app/config/app-config';
 import { createLogger } from '../../src/app/logging/create-logger';
-import { PET_COLUMNS, type PetRow, toPet } from '../../src/app/pets/stores/pet-row';
+import { petSelectList, type PetRow, toPet } from '../../src/app/pets/stores/pet-row';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 /** The key every test authenticates with; it must never show up in a response or a log line. */
@@ -86,7 +86,7 @@ export async function startApp({ env = {}, database, port: listenPort = 0, modul
         .filter(Boolean)
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     rawLogs: () => output,
-    storedPets: async () => ((await app.get(DataSource).query(`SELECT ${PET_COLUMNS} FROM pets ORDER BY id`)) as PetRow[]).map(toPet),
+    storedPets: async () => ((await app.get(DataSource).query(`SELECT ${petSelectList()} FROM pets ORDER BY id`)) as PetRow[]).map(toPet),
     close: async () => {
       await app.close();
       if (!database) await db.drop();

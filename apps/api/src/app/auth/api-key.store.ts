@@ -15,7 +15,7 @@ export type Rotation = (IssuedKey & { replaced: ApiKeyEntity }) | { refused: str
 
 /**
  * The `api_keys` table: the only place with its queries. Used by the service (through DatabaseConnection) and by
- * the key command (src/keys.ts, `npm run keys`), which works on the configured database directly.
+ * the key command (src/admin/keys.command.ts, `npm run keys`), which works on the configured database directly.
  */
 export class ApiKeyStore {
   constructor(private readonly keys: Repository<ApiKeyEntity>) {}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_PREFIX } from '@petstore/contract';
 import { z } from 'zod';
-import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE_SECONDS } from '../webhooks/retry-schedule';
+import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE_SECONDS } from './retry-schedule';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

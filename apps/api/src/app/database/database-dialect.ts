@@ -2,10 +2,13 @@ import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
 
 /**
  * What differs between the databases below the stores: how to connect, what makes a commit durable, and how several
- * processes migrate one database without stepping on each other. Chosen once, from the configuration
- * (data-source-options.ts).
+ * processes migrate one database without stepping on each other. Chosen once, from the configuration (dialects.ts,
+ * which also holds the union of them that code switches on).
  */
 export abstract class DatabaseDialect {
+  /** Which database: what a switch over the dialects (dialects.ts) tells them apart by. */
+  abstract readonly kind: string;
+
   /** TypeORM's settings; the schema always comes from the migrations. */
   abstract options(): Promise<DataSourceOptions>;
 

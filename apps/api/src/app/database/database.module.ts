@@ -3,8 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from './database-connection';
-import { dialectFor } from './data-source-options';
 import { DatabaseDialect } from './database-dialect';
+import { dialectFor } from './dialects';
 
 @Global()
 @Module({
@@ -13,6 +13,8 @@ import { DatabaseDialect } from './database-dialect';
       inject: [ConfigService],
       useFactory: async (config: ConfigService<AppConfig, true>) => ({
         ...(await dialectFor(config.get('database', { infer: true })).options()),
+        // The features' entities, from their modules' TypeOrmModule.forFeature.
+        autoLoadEntities: true,
         // DatabaseConnection connects, and keeps trying, so that an unreachable database never stops the start.
         manualInitialization: true,
       }),

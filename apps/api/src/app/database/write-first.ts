@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { perDatabase } from './per-database';
 
 /**
  * Takes SQLite's write lock at the start of a transaction that reads before it writes (the admin commands'). TypeORM
@@ -7,5 +8,6 @@ import type { EntityManager } from 'typeorm';
  * first, waits for the lock as any write does. PostgreSQL needs nothing of the kind.
  */
 export async function writeFirst(manager: EntityManager, table: string): Promise<void> {
-  if (manager.connection.options.type === 'sqlite') await manager.query(`UPDATE ${table} SET id = id WHERE 0`);
+  const statement = perDatabase(manager.connection, { sqlite: `UPDATE ${table} SET id = id WHERE 0`, postgres: undefined });
+  if (statement) await manager.query(statement);
 }

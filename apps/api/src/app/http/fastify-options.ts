@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiException } from '../errors/api.exception';
-import { sendError } from '../errors/error.filter';
+import { sendError } from './error.filter';
 import { clientErrorHandler } from './client-error';
 import { REQUEST_BOUNDS } from './request-bounds';
 import { RequestLogController } from './request-log.controller';

@@ -6,15 +6,20 @@ import { ApiException } from '../errors/api.exception';
 /** Every route the app serves, so that an unmatched request can tell "no such path" from "wrong method". */
 export class RouteTable {
   private readonly router = FindMyWay({ maxParamLength: 1024 });
-  private readonly methods = new Set<string>();
+  private readonly served = new Set<string>();
 
   add(method: string, url: string): void {
-    this.methods.add(method);
+    this.served.add(method);
     this.router.on(method as FindMyWay.HTTPMethod, url, () => undefined);
   }
 
+  /** Every method some route serves, sorted. */
+  methods(): string[] {
+    return [...this.served].sort();
+  }
+
   allowedMethods(path: string): string[] {
-    return [...this.methods].filter((method) => this.router.find(method as FindMyWay.HTTPMethod, path)).sort();
+    return [...this.served].filter((method) => this.router.find(method as FindMyWay.HTTPMethod, path)).sort();
   }
 }
 

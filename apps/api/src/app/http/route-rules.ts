@@ -1,8 +1,7 @@
 import { METHOD_METADATA } from '@nestjs/common/constants';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
-import type { Scope } from '@petstore/contract';
-import type { Operation } from '../observability/operation';
+import type { OperationId, Scope } from '@petstore/contract';
 import { ApiException, validationFailed } from '../errors/api.exception';
 import { describeUnknown } from './contract-validation.pipe';
 import { syncHook } from './sync-hook';
@@ -13,7 +12,7 @@ import { syncHook } from './sync-hook';
  */
 export interface RouteRules {
   /** The contract's operationId, which metrics and traces name the route's requests by. */
-  operation?: Operation;
+  operation?: OperationId;
   /** The scope the route's API key must hold; checked with authentication, before the body is read. */
   scope?: Scope;
   /** The route answers without an API key (the health probes, the docs); every other route needs one. */

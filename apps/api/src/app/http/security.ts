@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyCorsOptions } from '@fastify/cors';
 import type { AppConfig } from '../config/app-config';
-import { DOCS_URL } from '../docs/setup-docs';
 import { declareRouteRules } from './route-rules';
 
 /** Request headers a browser may send cross-origin: the key, the body's type, and the ones the API reads. */
@@ -41,16 +41,13 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /**
- * Security headers on every response (helmet) and, when `CORS_ORIGINS` lists origins, CORS for exactly those.
- * Call before adding the other request hooks: Fastify runs them in order and one that throws (a 401) skips the rest;
- * and before useBearerAuth, which reads what this declares about the CORS route.
- * Nest runs the CORS hook ahead of all of them, so a preflight is answered before authentication (as a bodiless 204
- * that helmet's hook does not reach) and every other response from an allowed origin carries Access-Control-*.
+ * The headers of a browser page of ours (Swagger UI, its files and the document it loads): its own scripts and styles
+ * may load, and "Try it out" may call the servers the OpenAPI document names. Declared on those routes
+ * (`headers` of their route rules), over the API's.
  */
-export async function useSecurity(app: NestFastifyApplication, config: AppConfig): Promise<void> {
-  // Swagger UI's "Try it out" calls the servers the OpenAPI document names.
+export function pageSecurityHeaders(config: AppConfig): Record<string, string> {
   const servers = [config.publicBaseUrl, config.stagingBaseUrl].flatMap((url) => (url ? [new URL(url).origin] : []));
-  const docsHeaders = helmetHeaders({
+  return helmetHeaders({
     contentSecurityPolicy: {
       directives: {
         connectSrc: ["'self'", ...new Set(servers)],
@@ -60,7 +57,17 @@ export async function useSecurity(app: NestFastifyApplication, config: AppConfig
       },
     },
   });
-  // Everything else is JSON, which loads nothing and is never to be framed: the policy OWASP recommends for APIs.
+}
+
+/**
+ * Security headers on every response (helmet) and, when `CORS_ORIGINS` lists origins, CORS for exactly those.
+ * Call before adding the other request hooks: Fastify runs them in order and one that throws (a 401) skips the rest;
+ * and before useBearerAuth, which reads what this declares about the CORS route.
+ * Nest runs the CORS hook ahead of all of them, so a preflight is answered before authentication (as a bodiless 204
+ * that helmet's hook does not reach) and every other response from an allowed origin carries Access-Control-*.
+ */
+export async function useSecurity(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  // The API's responses are JSON, which loads nothing and is never to be framed: the policy OWASP recommends for APIs.
   // It is also some 300 bytes shorter than the page's, on every response; header bytes cost measurable throughput.
   const apiHeaders = helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -68,7 +75,7 @@ export async function useSecurity(app: NestFastifyApplication, config: AppConfig
   });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.headers(DOCS_URL.test(request.url) ? docsHeaders : apiHeaders);
+    reply.headers(apiHeaders);
     done();
   });
   if (config.corsOrigins.length === 0) return;
@@ -77,16 +84,23 @@ export async function useSecurity(app: NestFastifyApplication, config: AppConfig
   // as for any request that matches no route of ours.
   declareRouteRules(fastify, (route) => route.url === '*' && route.method === 'OPTIONS', { public: true });
   const allowed = new Set(config.corsOrigins);
+  let options: FastifyCorsOptions | undefined;
   app.enableCors({
-    // Any other origin (or none) gets no CORS at all, so a stray OPTIONS is the usual 404/405 Error, not a preflight.
-    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
-    methods: ['GET', 'HEAD', 'POST'],
-    allowedHeaders: [...CORS_ALLOWED_HEADERS],
-    exposedHeaders: [...CORS_EXPOSED_HEADERS],
-    // The key travels in Authorization, not in a cookie.
-    credentials: false,
-    maxAge: 600,
-    // An OPTIONS from an allowed origin without Access-Control-Request-Method would otherwise get a text/plain 400.
-    strictPreflight: false,
+    delegator: (request, callback) => {
+      // Made at the first request, when every route is registered: a preflight allows the methods the API serves.
+      options ??= {
+        methods: fastify.routeTable.methods(),
+        allowedHeaders: [...CORS_ALLOWED_HEADERS],
+        exposedHeaders: [...CORS_EXPOSED_HEADERS],
+        // The key travels in Authorization, not in a cookie.
+        credentials: false,
+        maxAge: 600,
+        // An OPTIONS from an allowed origin without Access-Control-Request-Method would otherwise get a text/plain 400.
+        strictPreflight: false,
+      };
+      // Any other origin (or none) gets no CORS at all, so a stray OPTIONS is the usual 404/405 Error, not a preflight.
+      const origin = request.headers.origin;
+      callback(null, { ...options, origin: origin !== undefined && allowed.has(origin) ? origin : false });
+    },
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { RouteRules } from '../http/route-rules';
 import { CLIENT_ERROR_ANSWERED } from '../http/client-error';
-import { routeTemplate } from '../observability/route-template';
+import { routeTemplate } from '../http/route-template';
 import type { Metrics } from './metrics';
 import type { HistogramSeries } from './series-histogram';
 

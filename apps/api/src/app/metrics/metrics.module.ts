@@ -1,15 +1,13 @@
-import { Global, Module, type OnApplicationBootstrap, type OnApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { Global, Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Server } from 'node:http';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { DatabaseDialect } from '../database/database-dialect';
-import { PostgresDialect } from '../database/postgres/postgres.dialect';
-import { HealthModule } from '../health/health.module';
-import { ShutdownState } from '../health/shutdown.state';
+import { type Dialect, unsupportedDatabase } from '../database/dialects';
+import type { PostgresDialect } from '../database/postgres/postgres.dialect';
+import { ShutdownState } from '../http/shutdown.state';
 import { listenForScrapes } from './metrics-listener';
 import { Metrics } from './metrics';
 
@@ -28,13 +26,22 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly database: DatabaseConnection,
     private readonly shutdown: ShutdownState,
     private readonly dataSource: DataSource,
-    private readonly dialect: DatabaseDialect,
+    @Inject(DatabaseDialect) private readonly dialect: Dialect,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const { metrics, database, shutdown } = this;
     // First, so that the pool is read before this scrape's own query takes a connection from it.
-    if (this.dialect instanceof PostgresDialect) this.exportPool();
+    switch (this.dialect.kind) {
+      case 'postgres':
+        this.exportPool(this.dialect);
+        break;
+      case 'sqlite':
+        // One file, no pool.
+        break;
+      default:
+        unsupportedDatabase(this.dialect);
+    }
     // One query per scrape answers both.
     let answering: { at: number; answers: Promise<boolean> } | undefined;
     const answers = () => {
@@ -66,8 +73,8 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** The pool TypeORM made; it exists once the database connected, and is replaced when it reconnects. */
-  private exportPool(): void {
-    const pool = () => (this.dataSource.isInitialized ? ((this.dataSource.driver as PostgresDriver).master as Pool | undefined) : undefined);
+  private exportPool(dialect: PostgresDialect): void {
+    const pool = () => dialect.pool(this.dataSource);
     this.metrics.gauges('petstore_db_pool_connections', 'PostgreSQL connections of this instance, by state; waiting counts requests queued for one.', 'state', () => {
       const current = pool();
       return { in_use: current ? current.totalCount - current.idleCount : 0, idle: current?.idleCount ?? 0, waiting: current?.waitingCount ?? 0 };
@@ -80,7 +87,6 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
 /** Prometheus metrics: one registry per app, its own listener (METRICS_PORT, METRICS_HOST), off with METRICS_PORT=0. */
 @Global()
 @Module({
-  imports: [HealthModule],
   providers: [{ provide: Metrics, useFactory: () => new Metrics({ process: true }) }, MetricsExport],
   exports: [Metrics],
 })

@@ -21,8 +21,8 @@ import {
   TOO_MANY_REQUESTS_HEADERS,
   UNAUTHORIZED_HEADERS,
   insufficientScopeHeaders,
-} from '../docs/response-headers';
-import { DocumentedOperation } from '../observability/operation';
+} from '../http/response-headers';
+import { DocumentedOperation } from '../http/documented-operation';
 import { GET_PET_HEADERS } from './get-pet.headers';
 
 // OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.

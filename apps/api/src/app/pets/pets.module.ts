@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
 import { DatabaseDialect } from '../database/database-dialect';
-import { SqliteDialect } from '../database/sqlite/sqlite.dialect';
+import { type Dialect, unsupportedDatabase } from '../database/dialects';
 import { Metrics } from '../metrics/metrics';
 import { IdempotencyKeyPurge } from './idempotency/idempotency-key-purge';
 import { PetStore } from './pet-store';
@@ -20,10 +20,16 @@ import { SqlitePetStore } from './stores/sqlite-pet-store';
       // The one choice of store, made once: nothing above it asks which database is in use.
       provide: PetStore,
       inject: [DataSource, DatabaseConnection, DatabaseDialect, Metrics],
-      useFactory: (dataSource: DataSource, database: DatabaseConnection, dialect: DatabaseDialect, metrics: Metrics): PetStore =>
-        dialect instanceof SqliteDialect
-          ? new SqlitePetStore(dataSource, database, dialect, metrics)
-          : new PostgresPetStore(dataSource, database, metrics),
+      useFactory: (dataSource: DataSource, database: DatabaseConnection, dialect: Dialect, metrics: Metrics): PetStore => {
+        switch (dialect.kind) {
+          case 'sqlite':
+            return new SqlitePetStore(dataSource, database, dialect, metrics);
+          case 'postgres':
+            return new PostgresPetStore(dataSource, database, dialect, metrics);
+          default:
+            return unsupportedDatabase(dialect);
+        }
+      },
     },
   ],
 })

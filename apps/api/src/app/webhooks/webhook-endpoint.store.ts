@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { perDatabase } from '../database/per-database';
 import { writeFirst } from '../database/write-first';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -10,7 +11,7 @@ export const DEFAULT_DELIVERIES_LIMIT = 50;
 
 /**
  * The `webhook_endpoints` table, and an endpoint's rows in the outbox and the attempts log: the only place with these
- * queries. Used by the webhook command (src/webhooks.ts, `npm run webhooks`), which works on the configured database
+ * queries. Used by the webhook command (src/admin/webhooks.command.ts, `npm run webhooks`), which works on the configured database
  * directly; the service only reads endpoints, when it delivers.
  */
 export class WebhookEndpointStore {
@@ -67,6 +68,8 @@ export class WebhookEndpointStore {
  * PostgreSQL 15). SQLite runs one write transaction at a time already: this one takes the lock first (writeFirst).
  */
 async function excludeOutboxWriters(manager: EntityManager): Promise<void> {
-  if (manager.connection.options.type === 'postgres') await manager.query('LOCK TABLE webhook_messages IN SHARE ROW EXCLUSIVE MODE');
-  else await writeFirst(manager, 'webhook_messages');
+  await perDatabase(manager.connection, {
+    postgres: () => manager.query('LOCK TABLE webhook_messages IN SHARE ROW EXCLUSIVE MODE'),
+    sqlite: () => writeFirst(manager, 'webhook_messages'),
+  })();
 }

@@ -1,23 +1,35 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DatabaseDialect } from '../database/database-dialect';
-import { SqliteDialect } from '../database/sqlite/sqlite.dialect';
+import { type Dialect, unsupportedDatabase } from '../database/dialects';
 import { PostgresWebhookOutbox } from './outbox/postgres-webhook-outbox';
 import { SqliteWebhookOutbox } from './outbox/sqlite-webhook-outbox';
 import { WebhookOutbox } from './outbox/webhook-outbox';
 import { ApiPressure } from './api-pressure';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /** Signed webhooks, delivered from the outbox that creates fill; endpoints are registered with `npm run webhooks`. */
 @Module({
+  imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookAttemptEntity])],
   providers: [
     WebhookDispatcher,
     ApiPressure,
     {
       provide: WebhookOutbox,
       inject: [DataSource, DatabaseDialect],
-      useFactory: (dataSource: DataSource, dialect: DatabaseDialect): WebhookOutbox =>
-        dialect instanceof SqliteDialect ? new SqliteWebhookOutbox(dataSource, dialect.transactions) : new PostgresWebhookOutbox(dataSource),
+      useFactory: (dataSource: DataSource, dialect: Dialect): WebhookOutbox => {
+        switch (dialect.kind) {
+          case 'sqlite':
+            return new SqliteWebhookOutbox(dataSource, dialect.transactions);
+          case 'postgres':
+            return new PostgresWebhookOutbox(dataSource);
+          default:
+            return unsupportedDatabase(dialect);
+        }
+      },
     },
   ],
 })

@@ -1,4 +1,5 @@
 import { type MigrationInterface, type QueryRunner, Table, TableIndex } from 'typeorm';
+import { perDatabase } from '../per-database';
 
 export class CreatePets1764115200000 implements MigrationInterface {
   name = 'CreatePets1764115200000';
@@ -6,18 +7,15 @@ export class CreatePets1764115200000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     // SQLite only allows AUTOINCREMENT on INTEGER PRIMARY KEY, which is already 64-bit there; AUTOINCREMENT
     // (not a bare rowid) is what keeps ids from being reused after the newest pet is gone.
-    const sqlite = queryRunner.connection.driver.options.type === 'sqlite';
+    const id = perDatabase(queryRunner, {
+      sqlite: { type: 'integer', generationStrategy: 'increment' },
+      postgres: { type: 'bigint', generationStrategy: 'identity' },
+    } as const);
     await queryRunner.createTable(
       new Table({
         name: 'pets',
         columns: [
-          {
-            name: 'id',
-            type: sqlite ? 'integer' : 'bigint',
-            isPrimary: true,
-            isGenerated: true,
-            generationStrategy: sqlite ? 'increment' : 'identity',
-          },
+          { name: 'id', ...id, isPrimary: true, isGenerated: true },
           { name: 'name', type: 'varchar', length: '100', isNullable: false },
           { name: 'category_id', type: 'bigint', isNullable: false },
           { name: 'status', type: 'varchar', length: '16', isNullable: false },

@@ -1,22 +1,20 @@
 import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
+import { perDatabase } from '../per-database';
 
 export class CreateApiKeys1764288000000 implements MigrationInterface {
   name = 'CreateApiKeys1764288000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const sqlite = queryRunner.connection.driver.options.type === 'sqlite';
+    const id = perDatabase(queryRunner, {
+      sqlite: { type: 'integer', generationStrategy: 'increment' },
+      postgres: { type: 'bigint', generationStrategy: 'identity' },
+    } as const);
     const time = (name: string, isNullable: boolean) => ({ name, type: 'bigint', isNullable });
     await queryRunner.createTable(
       new Table({
         name: 'api_keys',
         columns: [
-          {
-            name: 'id',
-            type: sqlite ? 'integer' : 'bigint',
-            isPrimary: true,
-            isGenerated: true,
-            generationStrategy: sqlite ? 'increment' : 'identity',
-          },
+          { name: 'id', ...id, isPrimary: true, isGenerated: true },
           { name: 'name', type: 'varchar', length: '100', isNullable: false },
           // Unique: authentication looks keys up by their hash.
           { name: 'key_hash', type: 'varchar', length: '64', isNullable: false, isUnique: true },

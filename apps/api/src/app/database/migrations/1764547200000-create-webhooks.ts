@@ -1,4 +1,5 @@
 import { type MigrationInterface, type QueryRunner, Table, type TableColumnOptions, TableIndex } from 'typeorm';
+import { perDatabase } from '../per-database';
 
 /**
  * Webhooks: the endpoints the operator registers, the outbox of messages to deliver, and the log of attempts.
@@ -13,13 +14,14 @@ export class CreateWebhooks1764547200000 implements MigrationInterface {
   name = 'CreateWebhooks1764547200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const sqlite = queryRunner.connection.driver.options.type === 'sqlite';
     const id: TableColumnOptions = {
       name: 'id',
-      type: sqlite ? 'integer' : 'bigint',
+      ...perDatabase(queryRunner, {
+        sqlite: { type: 'integer', generationStrategy: 'increment' },
+        postgres: { type: 'bigint', generationStrategy: 'identity' },
+      } as const),
       isPrimary: true,
       isGenerated: true,
-      generationStrategy: sqlite ? 'increment' : 'identity',
     };
     // Epoch milliseconds, as everywhere in this schema.
     const time = (name: string, isNullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable });
@@ -88,13 +90,15 @@ export class CreateWebhooks1764547200000 implements MigrationInterface {
     await queryRunner.createIndex('webhook_attempts', new TableIndex({ name: 'webhook_attempts_endpoint', columnNames: ['endpoint_id', 'id'] }));
     await queryRunner.createIndex('webhook_attempts', new TableIndex({ name: 'webhook_attempts_attempted_at', columnNames: ['attempted_at'] }));
 
-    for (const statement of sqlite ? SQLITE_TRIGGER : POSTGRES_TRIGGER) await queryRunner.query(statement);
+    for (const statement of perDatabase(queryRunner, { sqlite: SQLITE_TRIGGER, postgres: POSTGRES_TRIGGER })) await queryRunner.query(statement);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    const sqlite = queryRunner.connection.driver.options.type === 'sqlite';
-    await queryRunner.query('DROP TRIGGER pets_webhook_outbox' + (sqlite ? '' : ' ON pets'));
-    if (!sqlite) await queryRunner.query('DROP FUNCTION pets_webhook_outbox');
+    const dropTrigger = perDatabase(queryRunner, {
+      sqlite: ['DROP TRIGGER pets_webhook_outbox'],
+      postgres: ['DROP TRIGGER pets_webhook_outbox ON pets', 'DROP FUNCTION pets_webhook_outbox'],
+    });
+    for (const statement of dropTrigger) await queryRunner.query(statement);
     for (const table of ['webhook_attempts', 'webhook_messages', 'webhook_endpoints']) await queryRunner.dropTable(table);
   }
 }

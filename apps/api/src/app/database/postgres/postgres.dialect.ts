@@ -1,4 +1,6 @@
+import type { Pool } from 'pg';
 import { type DataSource, type DataSourceOptions, type Migration, MigrationExecutor } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
 import { SCHEMA_OPTIONS } from '../schema';
@@ -16,6 +18,8 @@ const SESSION_SETTINGS = (statementTimeoutMs: number) => ({
 
 /** A PostgreSQL server, which several instances of the service may share. */
 export class PostgresDialect extends DatabaseDialect {
+  readonly kind = 'postgres';
+
   constructor(private readonly config: PostgresConfig) {
     super();
   }
@@ -60,6 +64,11 @@ export class PostgresDialect extends DatabaseDialect {
     const [{ synchronous_commit: commit }] = await dataSource.query('SHOW synchronous_commit');
     if (commit === 'off') throw new Error('PostgreSQL synchronous_commit is off: a 201 would not mean durable');
     return `PostgreSQL, synchronous_commit=${commit}`;
+  }
+
+  /** TypeORM's pool, for queries that skip its QueryRunner, and for the pool's gauges; none before it connected. */
+  pool(dataSource: DataSource): Pool | undefined {
+    return dataSource.isInitialized ? ((dataSource.driver as PostgresDriver).master as Pool | undefined) : undefined;
   }
 
   /**

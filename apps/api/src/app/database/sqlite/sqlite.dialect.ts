@@ -16,6 +16,7 @@ const WAL_RETRY_MS = 10;
 
 /** An embedded file in WAL mode, which any number of processes may share. */
 export class SqliteDialect extends DatabaseDialect {
+  readonly kind = 'sqlite';
   /** Every multi-statement transaction of this process's writing connection takes its turn here. */
   readonly transactions = new TransactionQueue();
 

@@ -3,7 +3,7 @@ import { ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteRules } from '../../http/route-rules';
 import { syncHook } from '../../http/sync-hook';
-import { routeTemplate } from '../route-template';
+import { routeTemplate } from '../../http/route-template';
 
 /** What a request's span is called: the contract's operation, else `METHOD route` as the semantic conventions say. */
 export const spanName = (method: string, route: string, operation?: string): string => operation ?? `${method} ${route}`;

@@ -1,6 +1,6 @@
 import type { Pet } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
-import { GroupCommit } from '../group-commit';
+import { GroupCommit } from '../../database/batching/group-commit';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
 import type { IdempotentInsert, PetToCreate } from '../pet-store';
 

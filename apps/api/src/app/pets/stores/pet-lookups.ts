@@ -1,5 +1,5 @@
 import type { Pet } from '@petstore/contract';
-import { BatchedLookup } from '../batched-lookup';
+import { BatchedLookup } from '../../database/batching/batched-lookup';
 import type { PetPageQuery } from '../pet-store';
 
 /**

@@ -2,21 +2,25 @@ import type { Pet } from '@petstore/contract';
 import type { DataSource } from 'typeorm';
 import { toSafeInteger } from '../../database/safe-integer';
 import type { IdempotentInsert } from '../pet-store';
+import { PET_INSERT_COLUMNS, PET_INSERT_POSTGRES_TYPES, petColumnValues } from './pet-row';
 import { answers, claimId, decide, type PendingCreate, STORED_CLAIM_COLUMNS, type StoredClaim } from './batched-creates';
 
 /** Runs one statement; resolves to its rows. */
 type PostgresQuery = (sql: string, parameters: unknown[]) => Promise<unknown[]>;
+
+const COLUMNS = PET_INSERT_COLUMNS.join(', ');
+const ARRAYS = PET_INSERT_POSTGRES_TYPES.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
 
 // Each statement takes whole columns as arrays, so one text serves every batch size.
 const SQL = {
   // Ids drawn in the order of the batch (PostgreSQL evaluates a volatile select list after ORDER BY), and the CTE,
   // read twice, is computed once: each create gets the id its own row was inserted with, by construction.
   insertPets: `WITH new_pets AS (
-                 SELECT nextval(pg_get_serial_sequence('pets', 'id')) AS id, name, category_id, status, position
-                 FROM unnest($1::varchar[], $2::bigint[], $3::varchar[]) WITH ORDINALITY AS batch (name, category_id, status, position)
+                 SELECT nextval(pg_get_serial_sequence('pets', 'id')) AS id, ${COLUMNS}, position
+                 FROM unnest(${ARRAYS}) WITH ORDINALITY AS batch (${COLUMNS}, position)
                  ORDER BY position
                ), inserted AS (
-                 INSERT INTO pets (id, name, category_id, status) SELECT id, name, category_id, status FROM new_pets
+                 INSERT INTO pets (id, ${COLUMNS}) SELECT id, ${COLUMNS} FROM new_pets
                )
                SELECT id FROM new_pets ORDER BY position`,
   // A transaction-scoped lock per key, tried without waiting: a concurrent create with the key on another instance
@@ -65,11 +69,7 @@ export async function writePostgresBatch(dataSource: DataSource, batch: PendingC
 
 /** One multi-row INSERT; the pets in the order of the creates, each with its id. */
 async function insertPets(query: PostgresQuery, creates: PendingCreate[]): Promise<Pet[]> {
-  const rows = (await query(SQL.insertPets, [
-    creates.map(({ pet }) => pet.name),
-    creates.map(({ pet }) => pet.categoryId),
-    creates.map(({ pet }) => pet.status),
-  ])) as Array<{ id: string }>;
+  const rows = (await query(SQL.insertPets, petColumnValues(creates.map(({ pet }) => pet)))) as Array<{ id: string }>;
   if (rows.length !== creates.length) throw new Error(`an insert of ${creates.length} pets returned ${rows.length} ids`);
   return creates.map(({ pet }, index) => ({ ...pet, id: toSafeInteger(rows[index].id) }));
 }

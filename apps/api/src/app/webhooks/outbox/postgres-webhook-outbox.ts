@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { toSafeInteger } from '../../database/safe-integer';
-import { type PetRow, toPet } from '../../pets/stores/pet-row';
+import { petSelectList, type PetRow, toPet } from '../../pets/stores/pet-row';
 import type { WebhookEventType } from '../webhook-event';
 import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, messageState, type OutboxDepth, WebhookOutbox } from './webhook-outbox';
 
@@ -14,8 +14,8 @@ const SQL = {
                          WHERE endpoint_id = $2 AND state = 'pending' AND next_attempt_at <= $3 AND (locked_until IS NULL OR locked_until <= $3)
                          ORDER BY next_attempt_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
             RETURNING id, event_type, pet_id, created_at, attempts)
-          SELECT claimed.id, claimed.event_type AS "eventType", claimed.created_at AS "createdAt", claimed.attempts,
-                 pets.id AS "petId", pets.name, pets.category_id AS "categoryId", pets.status
+          SELECT claimed.id AS "messageId", claimed.event_type AS "eventType", claimed.created_at AS "createdAt", claimed.attempts,
+                 ${petSelectList('pets')}
           FROM claimed JOIN pets ON pets.id = claimed.pet_id ORDER BY claimed.id`,
   applyAttempts: `UPDATE webhook_messages SET state = attempt.state, attempts = attempt.attempt,
                     next_attempt_at = coalesce(attempt.next_attempt_at, webhook_messages.next_attempt_at), locked_until = NULL,
@@ -35,7 +35,8 @@ const SQL = {
   purgeAttempts: 'DELETE FROM webhook_attempts WHERE attempted_at <= $1',
 };
 
-type ClaimedRow = Omit<PetRow, 'id'> & { id: string; petId: string; eventType: WebhookEventType; createdAt: string; attempts: number };
+/** A claimed message with its pet's columns. */
+type ClaimedRow = PetRow & { messageId: string; eventType: WebhookEventType; createdAt: string; attempts: number };
 
 /** The outbox in PostgreSQL, which several instances share. */
 export class PostgresWebhookOutbox extends WebhookOutbox {
@@ -51,13 +52,13 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
   async claim(endpointId: number, now: number, leaseUntil: number, limit: number): Promise<ClaimedMessage[]> {
     const rows = (await this.dataSource.query(SQL.claim, [leaseUntil, endpointId, now, limit])) as ClaimedRow[];
     return rows.map((row) => ({
-      id: toSafeInteger(row.id),
+      id: toSafeInteger(row.messageId),
       endpointId,
       eventType: row.eventType,
       createdAt: toSafeInteger(row.createdAt),
       attempts: row.attempts,
       leaseUntil,
-      pet: toPet({ id: row.petId, name: row.name, categoryId: row.categoryId, status: row.status }),
+      pet: toPet(row),
     }));
   }
 

@@ -1,7 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { TransactionQueue } from '../../database/sqlite/transaction-queue';
-import { toSafeInteger } from '../../database/safe-integer';
-import { type PetRow, toPet } from '../../pets/stores/pet-row';
+import { petSelectList, type PetRow, toPet } from '../../pets/stores/pet-row';
 import type { WebhookEventType } from '../webhook-event';
 import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, messageState, type OutboxDepth, WebhookOutbox } from './webhook-outbox';
 
@@ -14,7 +13,7 @@ const SQL = {
                        ORDER BY next_attempt_at, id LIMIT ?)
           UPDATE webhook_messages SET locked_until = ? WHERE id IN (SELECT id FROM due)
           RETURNING id, event_type AS "eventType", pet_id AS "petId", created_at AS "createdAt", attempts`,
-  pets: `SELECT id, name, category_id AS "categoryId", status FROM pets WHERE id IN (SELECT value FROM json_each(?))`,
+  pets: `SELECT ${petSelectList()} FROM pets WHERE id IN (SELECT value FROM json_each(?))`,
   // Each attempt as a JSON array, in the order of ATTEMPT_FIELDS.
   applyAttempts: `UPDATE webhook_messages SET state = attempt.state, attempts = attempt.attempt, next_attempt_at = coalesce(attempt.next_attempt_at, webhook_messages.next_attempt_at),
                     locked_until = NULL, finished_at = CASE WHEN attempt.state = 'pending' THEN NULL ELSE attempt.attempted_at END
@@ -62,7 +61,7 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
       const rows = (await this.dataSource.query(SQL.claim, [endpointId, now, now, limit, leaseUntil])) as ClaimedRow[];
       if (rows.length === 0) return [];
       const pets = new Map(
-        ((await this.dataSource.query(SQL.pets, [JSON.stringify(rows.map((row) => row.petId))])) as PetRow[]).map((row) => [toSafeInteger(row.id), toPet(row)]),
+        ((await this.dataSource.query(SQL.pets, [JSON.stringify(rows.map((row) => row.petId))])) as PetRow[]).map(toPet).map((pet) => [pet.id, pet]),
       );
       // A message whose pet is missing cannot be: the trigger writes both in one statement, and pets are never deleted.
       return rows.map((row) => ({ ...row, endpointId, leaseUntil, pet: pets.get(row.petId) as ClaimedMessage['pet'] }));

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createApp } from './app/configure-app';
-import { loadConfig } from './app/config/app-config';
-import { buildOpenApiDocument } from './app/docs/openapi-document';
+import { createApp } from '../app/configure-app';
+import { loadConfig } from '../app/config/app-config';
+import { buildOpenApiDocument } from '../app/openapi/openapi-document';
 
 // Builds the document from the same decorators the service serves, but never listens and uses a throwaway in-memory
 // database, so CI and SDK generation need no port, no key and no data directory.

@@ -1,12 +1,12 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { withDatabase } from './admin-database';
 import { nothingDone, optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
-import { loadWebhookConfig } from './app/config/app-config';
-import { checkWebhookUrl, resolvePermittedAddresses, WebhookAddressError } from './app/webhooks/address-policy';
-import type { WebhookAttemptEntity } from './app/webhooks/webhook-attempt.entity';
-import type { WebhookEndpointEntity } from './app/webhooks/webhook-endpoint.entity';
-import { DEFAULT_DELIVERIES_LIMIT, WebhookEndpointStore } from './app/webhooks/webhook-endpoint.store';
-import { messageId, parseEventTypes, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './app/webhooks/webhook-event';
+import { loadWebhookConfig } from '../app/config/app-config';
+import { checkWebhookUrl, resolvePermittedAddresses, WebhookAddressError } from '../app/webhooks/address-policy';
+import { WebhookAttemptEntity } from '../app/webhooks/webhook-attempt.entity';
+import { WebhookEndpointEntity } from '../app/webhooks/webhook-endpoint.entity';
+import { DEFAULT_DELIVERIES_LIMIT, WebhookEndpointStore } from '../app/webhooks/webhook-endpoint.store';
+import { messageId, parseEventTypes, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../app/webhooks/webhook-event';
 
 // Webhook endpoint administration on the configured database (DATABASE_URL, as the service reads it). The service
 // reads the endpoints when it delivers; nothing needs restarting. Built beside main.js (dist/apps/api/webhooks.js),
@@ -17,7 +17,7 @@ import { messageId, parseEventTypes, WEBHOOK_EVENT_TYPES, type WebhookEventType 
 const MAX_DELIVERIES_LIMIT = 1000;
 
 const withStore = <T>(work: (store: WebhookEndpointStore) => Promise<T>): Promise<T> =>
-  withDatabase((dataSource) => work(new WebhookEndpointStore(dataSource)));
+  withDatabase([WebhookEndpointEntity, WebhookAttemptEntity], (dataSource) => work(new WebhookEndpointStore(dataSource)));
 
 const eventTypes = optionParser(parseEventTypes);
 

@@ -2,9 +2,9 @@ import { type Scope, SCOPES } from '@petstore/contract';
 import { Command, InvalidArgumentError } from 'commander';
 import { withDatabase } from './admin-database';
 import { nothingDone, optionParser, printListing, runAdminCommand, shownTime } from './admin-command';
-import { API_KEY_NAME_MAX_CHARACTERS, ApiKeyEntity } from './app/auth/api-key.entity';
-import { ApiKeyStore } from './app/auth/api-key.store';
-import { parseScopes } from './app/auth/scope-list';
+import { API_KEY_NAME_MAX_CHARACTERS, ApiKeyEntity } from '../app/auth/api-key.entity';
+import { ApiKeyStore } from '../app/auth/api-key.store';
+import { parseScopes } from '../app/auth/scope-list';
 
 // Key administration on the configured database (DATABASE_URL, as the service reads it). The service refuses a
 // revoked or expired key within seconds on every instance; nothing needs restarting. Built beside main.js
@@ -16,7 +16,7 @@ const DAY_MS = 24 * HOUR_MS;
 const DEFAULT_GRACE_HOURS = 24;
 
 const withStore = <T>(work: (store: ApiKeyStore) => Promise<T>): Promise<T> =>
-  withDatabase((dataSource) => work(new ApiKeyStore(dataSource.getRepository(ApiKeyEntity))));
+  withDatabase([ApiKeyEntity], (dataSource) => work(new ApiKeyStore(dataSource.getRepository(ApiKeyEntity))));
 
 /** A key's name as given, 1 to 100 characters: never cut short, since the name is how the key is found later. */
 function keyName(value: string): string {

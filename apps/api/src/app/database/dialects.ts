@@ -1,0 +1,28 @@
+import type { DatabaseConfig } from '../config/app-config';
+import { PostgresDialect } from './postgres/postgres.dialect';
+import { SqliteDialect } from './sqlite/sqlite.dialect';
+
+/**
+ * Every database the service runs on, a closed union: a place that must tell them apart switches on `kind` and ends
+ * in {@link unsupportedDatabase}, so that a database added here fails to compile at each such place until it is
+ * handled there.
+ */
+export type Dialect = SqliteDialect | PostgresDialect;
+export type DatabaseKind = Dialect['kind'];
+
+/** The one choice of the dialect, from the configuration. */
+export function dialectFor(database: DatabaseConfig): Dialect {
+  switch (database.type) {
+    case 'sqlite':
+      return new SqliteDialect(database);
+    case 'postgres':
+      return new PostgresDialect(database);
+    default:
+      return unsupportedDatabase(database);
+  }
+}
+
+/** The `default` of every switch over the databases: reached only by a value the union does not hold. */
+export function unsupportedDatabase(database: never): never {
+  throw new Error(`Unsupported database: ${JSON.stringify(database)}`);
+}
