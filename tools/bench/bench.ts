@@ -6,8 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { registerWebhookEndpoint, serviceBuild } from '@petstore/testing';
+import { registerWebhookEndpoint, serviceBuild, startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
 import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
@@ -15,7 +14,6 @@ import { type OtherNode, prepareOtherNode } from './other-node';
 import { formatSpread, ratio, spread, table } from './report';
 import { migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
 import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
-import { startWebhookReceiver, WEBHOOK_RECEIVER_ENV } from './webhook-receiver';
 
 const USAGE = `npm run bench -- [options]
   --rounds N          alternating rounds per workload (default 3)
@@ -158,15 +156,15 @@ function parseOptions(): Options {
 
 /**
  * Runs every workload against each server in turn, A B C A B C, after a warm-up; peak VmRSS per server and workload.
- * With `delivered` (a server's webhook deliveries so far), a run of creates is followed by a wait until that server has
- * delivered every pet created so far, so that its deliveries do not run into the next server's turn.
+ * With `receivers` (the webhook receiver of each server that has one), a run of creates is followed by a wait until that
+ * server has delivered every pet created so far, so that its deliveries do not run into the next server's turn.
  */
 async function alternate(
   options: Options,
   workloads: Workload[],
   servers: Record<string, RunningServer>,
   pets: Record<string, number>,
-  delivered?: (server: string) => number | undefined,
+  receivers: Record<string, WebhookReceiver> = {},
 ) {
   const runs: Run[] = [];
   const peakRss: Record<string, Record<string, number>> = {};
@@ -199,10 +197,11 @@ async function alternate(
             wrkCores: childCores(before, after), otherCores: otherCores(before, after),
           };
           runs.push(run);
-          if (workload.key === 'create' && delivered?.(name) !== undefined) {
+          const receiver = receivers[name];
+          if (workload.key === 'create' && receiver) {
             const created = runs.filter((r) => r.server === name && r.workload === workload.name).reduce((sum, r) => sum + r.requests, 0);
             const started = performance.now();
-            while ((delivered(name) ?? 0) < created && performance.now() - started < CATCH_UP_LIMIT_MS) await sleep(50);
+            await receiver.waitFor(() => receiver.counts().received >= created, CATCH_UP_LIMIT_MS);
             run.catchUpSeconds = (performance.now() - started) / 1000;
           }
           if (round) {
@@ -256,14 +255,17 @@ async function compare(options: Options, dir: string) {
   const labels: Record<string, string> = other
     ? { ...LABELS, [OTHER.reference]: `reference (SQLite, node ${other.version})`, [OTHER.sqlite]: `service (SQLite, node ${other.version})` }
     : LABELS;
-  const receiver = options.webhookReceiver ? await startWebhookReceiver() : undefined;
   const webhooks: Record<string, { created: number; delivered: number }> = {};
-  const withEndpoints = new Set<string>();
-  /** With --webhook-receiver: the service's endpoint, in its database, and its leave to deliver to 127.0.0.1 over http. */
+  const receivers: Record<string, WebhookReceiver> = {};
+  /**
+   * With --webhook-receiver: the service's endpoint, a receiver of its own, in its database, and its leave to deliver
+   * to 127.0.0.1 over http. The receivers answer 204 as soon as a body has arrived and keep only counts, the cheapest a
+   * receiver can be, so that what the service spends on delivering is what is measured. In the benchmark's process.
+   */
   const withEndpoint = async (name: string, databaseUrl: string) => {
-    if (!receiver) return {};
-    await registerWebhookEndpoint(databaseUrl, receiver.urlFor(name), receiver.secret);
-    withEndpoints.add(name);
+    if (!options.webhookReceiver) return {};
+    const receiver = (receivers[name] = await startWebhookReceiver({ record: false }));
+    await registerWebhookEndpoint(databaseUrl, receiver.url, receiver.secret);
     return WEBHOOK_RECEIVER_ENV;
   };
   try {
@@ -311,19 +313,17 @@ async function compare(options: Options, dir: string) {
       servers.postgres = await startService({ ...service, env, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
     }
     const pets = Object.fromEntries(Object.keys(servers).map((name) => [name, options.pets]));
-    result = await alternate(options, options.workloads, servers, pets, receiver && ((name) => (withEndpoints.has(name) ? receiver.received(name) : undefined)));
-    if (receiver) {
-      const creates = WORKLOADS.find((workload) => workload.key === 'create')?.name;
-      for (const name of withEndpoints) {
-        const created = result.runs.filter((r) => r.server === name && r.workload === creates).reduce((sum, r) => sum + r.requests, 0);
-        webhooks[name] = { created, delivered: receiver.received(name) };
-      }
+    result = await alternate(options, options.workloads, servers, pets, receivers);
+    const creates = WORKLOADS.find((workload) => workload.key === 'create')?.name;
+    for (const [name, receiver] of Object.entries(receivers)) {
+      const created = result.runs.filter((r) => r.server === name && r.workload === creates).reduce((sum, r) => sum + r.requests, 0);
+      webhooks[name] = { created, delivered: receiver.counts().received };
     }
     // VmHWM: the peak over each process's whole life, start-up included; read before it exits.
     for (const [name, server] of Object.entries(servers)) peakRssMb[name] = residentMb(server.pid, 'VmHWM');
   } finally {
     await Promise.all(Object.values(servers).map(stopServer));
-    await receiver?.close();
+    await Promise.all(Object.values(receivers).map((receiver) => receiver.close()));
     if (postgres && options.keep) process.stderr.write(`PostgreSQL database kept: ${postgres.name}\n`);
     else await postgres?.drop();
   }
@@ -396,7 +396,7 @@ async function compare(options: Options, dir: string) {
   if (options.mode === 'compare') {
     process.stdout.write(`\ntargets (issue 15; medians over the rounds, compare with --rounds 3 or more on a quiet machine)\n${table(['', 'measured', 'target', ''], verdicts)}\n`);
   }
-  return { ...result, startup: startupOf(servers), peakRssMb, targets: verdicts, ...(receiver ? { webhooks } : {}) };
+  return { ...result, startup: startupOf(servers), peakRssMb, targets: verdicts, ...(options.webhookReceiver ? { webhooks } : {}) };
 }
 
 async function large(options: Options, dir: string) {

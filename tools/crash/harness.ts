@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { killNode, registerWebhookEndpoint, type StartedService, stopNode } from '@petstore/testing';
+import { killNode, registerWebhookEndpoint, type StartedService, stopNode, type WebhookReceiver } from '@petstore/testing';
 import type { CrashDatabase, DatabaseKind } from './databases';
 import { driveCreates, retryCreates } from './load';
 import { between, seededRandom } from './random';
 import { readAllPets, readPetsAfter } from './read';
 import { startService } from './service';
 import { Ledger, type Problem } from './verify';
-import { WEBHOOK_ENV, type WebhookFigures, WebhookReceiver } from './webhooks';
+import { checkDeliveries, deliveredCount, startCrashReceiver, WEBHOOK_ENV, type WebhookFigures, waitForAll } from './webhooks';
 
 export interface HarnessOptions {
   cycles: number;
@@ -82,7 +82,7 @@ class CrashRun {
   }
 
   async run(): Promise<Figures> {
-    if (this.options.webhooks) this.receiver = await WebhookReceiver.start(seededRandom(this.options.seed ^ 0x27d4eb2f));
+    if (this.options.webhooks) this.receiver = await startCrashReceiver(seededRandom(this.options.seed ^ 0x27d4eb2f));
     let present: number;
     let webhooks: WebhookFigures | null;
     try {
@@ -90,11 +90,11 @@ class CrashRun {
       // Once the service's migrations have made the table, and before the first create: every pet has its message.
       if (this.receiver) await registerWebhookEndpoint(this.database.url, this.receiver.url, this.receiver.secret);
       for (let cycle = 1; cycle <= this.options.cycles; cycle++) await this.cycle(cycle);
-      const waited = this.receiver ? await this.receiver.waitForAll(this.ledger.acknowledgedPets()) : 0;
+      const waited = this.receiver ? await waitForAll(this.receiver, this.ledger.acknowledgedPets()) : 0;
       // The retries of the last cycle are checked here, and everything else once more.
       const { pets } = await readAllPets(this.service.origin);
       present = this.ledger.checkTable(pets).present;
-      webhooks = this.receiver?.check(this.ledger.acknowledgedPets(), pets, waited) ?? null;
+      webhooks = this.receiver ? checkDeliveries(this.receiver, this.ledger.acknowledgedPets(), pets, waited) : null;
       this.showProblems('end');
       for (const problem of webhooks?.problems ?? []) this.options.warn(`${this.database.kind} end: webhooks: ${problem}`);
     } finally {
@@ -145,7 +145,7 @@ class CrashRun {
         `${outcome.acknowledged.length} acknowledged, ${outcome.unacknowledged.length} unacknowledged (${stored} stored), ` +
         `${retry.acknowledged.length} retried; ready again in ${this.service.readyMs.toFixed(0)} ms; ` +
         `${table.present}/${promised} present, ${this.ledger.lost.size} lost, ${this.ledger.duplicates.size} duplicates, integrity ${integrity}` +
-        (this.receiver ? `; ${this.receiver.deliveredCount(this.ledger.acknowledgedPets())} pet.created delivered` : ''),
+        (this.receiver ? `; ${deliveredCount(this.receiver, this.ledger.acknowledgedPets())} pet.created delivered` : ''),
     );
   }
 

@@ -1,9 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
-import { Webhook } from 'standardwebhooks';
+import { startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
 
 /**
  * The service's environment in a run with webhooks: plain http to 127.0.0.1, quick retries, and a short attempt
@@ -11,8 +7,7 @@ import { Webhook } from 'standardwebhooks';
  * what a killed instance had claimed is attempted again after that.
  */
 export const WEBHOOK_ENV = {
-  WEBHOOK_ALLOW_INSECURE: 'true',
-  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+  ...WEBHOOK_RECEIVER_ENV,
   WEBHOOK_RETRY_SCHEDULE: '0.2,0.5,1,1,1,1,1,1,1,1',
   WEBHOOK_TIMEOUT_MS: '1000',
 };
@@ -43,124 +38,85 @@ export interface WebhookFigures {
   problems: string[];
 }
 
-interface Delivery {
-  pet: unknown;
-  /** Times answered 2xx. */
-  times: number;
+/**
+ * The run's webhook endpoint: checks each request's Standard Webhooks signature (401 if bad) and answers 204, or,
+ * drawn from `random`, 500.
+ */
+export function startCrashReceiver(random: () => number): Promise<WebhookReceiver> {
+  return startWebhookReceiver({ verify: true, answer: () => (random() < REFUSED_SHARE ? 500 : 204) });
+}
+
+/** Acknowledged pets with a delivery so far. */
+export function deliveredCount(receiver: WebhookReceiver, acknowledged: Pet[]): number {
+  const delivered = byPetId(firstDeliveries(receiver));
+  return acknowledged.filter((pet) => samePet(delivered.get(pet.id), pet)).length;
+}
+
+/** Until every acknowledged pet has a delivery, or the patience runs out; the seconds waited. */
+export async function waitForAll(receiver: WebhookReceiver, acknowledged: Pet[]): Promise<number> {
+  const started = performance.now();
+  await receiver.waitFor(() => deliveredCount(receiver, acknowledged) === acknowledged.length, PATIENCE_MS);
+  return (performance.now() - started) / 1000;
+}
+
+/** The deliveries against the acknowledged pets and the table as read at the end. */
+export function checkDeliveries(receiver: WebhookReceiver, acknowledged: Pet[], stored: Pet[], waitedSeconds: number): WebhookFigures {
+  const problems: string[] = [];
+  // The first few say enough; a wrong secret fails them all.
+  for (const { webhookId, badSignature } of receiver.received.filter(({ badSignature }) => badSignature).slice(0, 20)) {
+    problems.push(`bad signature: ${webhookId}: ${badSignature}`);
+  }
+  const deliveries = firstDeliveries(receiver, problems);
+  const delivered = byPetId(deliveries);
+  const missing = acknowledged.filter((pet) => !samePet(delivered.get(pet.id), pet));
+  for (const pet of missing.slice(0, 20)) problems.push(`missing: no delivery of pet.created for acknowledged ${json(pet)}`);
+  const rows = new Map(stored.map((pet) => [pet.id, pet]));
+  const idsOfPet = new Map<number, string[]>();
+  let unstored = 0;
+  for (const [id, pet] of deliveries) {
+    const row = rows.get((pet as Pet | undefined)?.id ?? NaN);
+    if (!row || !samePet(row, pet)) {
+      if (unstored++ < 20) problems.push(`unstored: ${id} carried ${json(pet)}, ${row ? `stored as ${json(row)}` : 'which is not stored'}`);
+    } else {
+      idsOfPet.set(row.id, [...(idsOfPet.get(row.id) ?? []), id]);
+    }
+  }
+  // One message per pet and endpoint: two webhook-ids for one pet are two events a receiver cannot deduplicate.
+  for (const [petId, ids] of idsOfPet) if (ids.length > 1) problems.push(`other: pet ${petId} was delivered under ${ids.join(', ')}`);
+  const { badSignatures, duplicates } = receiver.counts();
+  return {
+    expected: acknowledged.length,
+    delivered: acknowledged.length - missing.length,
+    missing: missing.length,
+    unstored,
+    badSignatures,
+    duplicates,
+    // Signed correctly, so answered 500 on purpose.
+    refused: receiver.received.filter(({ answered }) => answered === 500).length,
+    otherErrors: problems.filter((problem) => problem.startsWith('other:')).length,
+    waitedSeconds,
+    problems,
+  };
 }
 
 /**
- * A webhook endpoint on 127.0.0.1 for the run: verifies each request's Standard Webhooks signature with the reference
- * verifier, answers 204 (or, drawn from `random`, 500) and records the deliveries by webhook-id.
+ * The pet each webhook-id carried when first answered 2xx. With `problems`, also the events of another type, and a
+ * webhook-id that carried another pet when delivered again.
  */
-export class WebhookReceiver {
-  readonly secret = `whsec_${randomBytes(32).toString('base64')}`;
-  private readonly verifier = new Webhook(this.secret);
-  private readonly deliveries = new Map<string, Delivery>();
-  private readonly counts = { badSignatures: 0, duplicates: 0, refused: 0 };
-  private readonly problems: string[] = [];
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-    private readonly random: () => number,
-  ) {}
-
-  static async start(random: () => number): Promise<WebhookReceiver> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, random);
-    server.on('request', (request, response) => {
-      let body = '';
-      request.setEncoding('utf8');
-      request.on('data', (chunk: string) => (body += chunk));
-      request.on('end', () => response.writeHead(receiver.receive(request.headers, body)).end());
-    });
-    return receiver;
+function firstDeliveries(receiver: WebhookReceiver, problems?: string[]): Map<string, unknown> {
+  const first = new Map<string, unknown>();
+  for (const { webhookId, event } of receiver.delivered()) {
+    const { type, data } = (event ?? {}) as { type?: unknown; data?: unknown };
+    if (type !== 'pet.created') problems?.push(`other: ${webhookId} is of type ${json(type)}`);
+    if (!first.has(webhookId)) first.set(webhookId, data);
+    else if (!samePet(first.get(webhookId), data)) problems?.push(`other: ${webhookId} carried ${json(first.get(webhookId))}, then ${json(data)}`);
   }
+  return first;
+}
 
-  /** Acknowledged pets with a delivery so far. */
-  deliveredCount(acknowledged: Pet[]): number {
-    const delivered = this.deliveredPets();
-    return acknowledged.filter((pet) => samePet(delivered.get(pet.id), pet)).length;
-  }
-
-  /** Until every acknowledged pet has a delivery, or the patience runs out. */
-  async waitForAll(acknowledged: Pet[]): Promise<number> {
-    const started = performance.now();
-    while (this.deliveredCount(acknowledged) < acknowledged.length && performance.now() - started < PATIENCE_MS) {
-      await sleep(100);
-    }
-    return (performance.now() - started) / 1000;
-  }
-
-  /** The deliveries against the acknowledged pets and the table as read at the end. */
-  check(acknowledged: Pet[], stored: Pet[], waitedSeconds: number): WebhookFigures {
-    const problems = [...this.problems];
-    const delivered = this.deliveredPets();
-    const missing = acknowledged.filter((pet) => !samePet(delivered.get(pet.id), pet));
-    for (const pet of missing.slice(0, 20)) problems.push(`missing: no delivery of pet.created for acknowledged ${json(pet)}`);
-    const rows = new Map(stored.map((pet) => [pet.id, pet]));
-    const idsOfPet = new Map<number, string[]>();
-    let unstored = 0;
-    for (const [id, { pet }] of this.deliveries) {
-      const row = rows.get((pet as Pet | undefined)?.id ?? NaN);
-      if (!row || !samePet(row, pet)) {
-        if (unstored++ < 20) problems.push(`unstored: ${id} carried ${json(pet)}, ${row ? `stored as ${json(row)}` : 'which is not stored'}`);
-      } else {
-        idsOfPet.set(row.id, [...(idsOfPet.get(row.id) ?? []), id]);
-      }
-    }
-    // One message per pet and endpoint: two webhook-ids for one pet are two events a receiver cannot deduplicate.
-    for (const [petId, ids] of idsOfPet) if (ids.length > 1) problems.push(`other: pet ${petId} was delivered under ${ids.join(', ')}`);
-    return {
-      expected: acknowledged.length,
-      delivered: acknowledged.length - missing.length,
-      missing: missing.length,
-      unstored,
-      ...this.counts,
-      otherErrors: problems.filter((problem) => problem.startsWith('other:')).length,
-      waitedSeconds,
-      problems,
-    };
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  /** The status to answer. */
-  private receive(headers: IncomingHttpHeaders, body: string): number {
-    const id = String(headers['webhook-id']);
-    let event: { type?: unknown; data?: unknown };
-    try {
-      const signed = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(headers[name])]));
-      event = this.verifier.verify(body, signed) as typeof event;
-    } catch (error) {
-      // The first few say enough; a wrong secret fails them all.
-      if (this.counts.badSignatures++ < 20) this.problems.push(`bad signature: ${id}: ${(error as Error).message}`);
-      return 401;
-    }
-    if (this.random() < REFUSED_SHARE) {
-      this.counts.refused++;
-      return 500;
-    }
-    if (event.type !== 'pet.created') this.problems.push(`other: ${id} is of type ${json(event.type)}`);
-    const delivery = this.deliveries.get(id);
-    if (delivery) {
-      delivery.times++;
-      this.counts.duplicates++;
-      if (!samePet(delivery.pet, event.data)) this.problems.push(`other: ${id} carried ${json(delivery.pet)}, then ${json(event.data)}`);
-    } else {
-      this.deliveries.set(id, { pet: event.data, times: 1 });
-    }
-    return 204;
-  }
-
-  private deliveredPets(): Map<number, unknown> {
-    return new Map([...this.deliveries.values()].map(({ pet }) => [(pet as Pet | undefined)?.id ?? NaN, pet]));
-  }
+/** The pets of those deliveries, by id. */
+function byPetId(deliveries: Map<string, unknown>): Map<number, unknown> {
+  return new Map([...deliveries.values()].map((pet) => [(pet as Pet | undefined)?.id ?? NaN, pet]));
 }
 
 /** The same fields with the same values. */

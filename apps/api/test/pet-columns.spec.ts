@@ -1,4 +1,4 @@
-import { type Pet, PetStatus } from '@petstore/contract';
+import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { PET_COLUMN_NAMES, PET_FIELDS, PET_JSON_SCHEMA } from '../src/app/pets/stores/pet-row';
 import { WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
@@ -8,6 +8,21 @@ import { TEST_DATABASE } from './support/test-database';
 // The Pet field list (pets/stores/pet-row.ts) is the one place that names the Pet's columns: every statement on
 // `pets` is built from it. These hold the migrated table, every statement that writes or reads a pet, and the served
 // document to the list, on the database of this run (the suite runs on SQLite, PostgreSQL and through PgBouncer).
+
+/**
+ * A new pet with a value in every field of the list, none of them its default, so that a column a statement leaves
+ * out cannot pass unseen: the last values of an enum (the first is the default), numbers and names of their own.
+ */
+function everyField(seed: number): Record<string, unknown> {
+  const written = PET_FIELDS.filter((field) => field !== 'id');
+  return Object.fromEntries(
+    written.map((field) => {
+      const { type, enum: values } = PET_JSON_SCHEMA.properties[field];
+      if (values) return [field, values[values.length - 1 - (seed % (values.length - 1))]];
+      return [field, type === 'integer' ? 7 + seed : `Columns ${field} ${seed}`];
+    }),
+  );
+}
 
 /** An endpoint id that no endpoint has: the dispatcher, which claims for registered endpoints only, leaves it alone. */
 const UNREGISTERED_ENDPOINT = 987_654;
@@ -54,13 +69,12 @@ describe('the Pet field list', () => {
   });
 
   it('is what each statement writes and reads back: both creates, both pages, the reads by id, the outbox’s claim', async () => {
-    // A value in every field, none of them a default, so that a column a statement leaves out cannot pass unseen.
-    const plain = await create({ name: 'Columns', categoryId: 7, status: PetStatus.Sold });
-    const keyed = await create({ name: 'Keyed', categoryId: 8, status: PetStatus.Pending }, { 'idempotency-key': 'pet-columns-1' });
-    expectWhole(plain, { id: plain.id, name: 'Columns', categoryId: 7, status: PetStatus.Sold });
-    expectWhole(keyed, { id: keyed.id, name: 'Keyed', categoryId: 8, status: PetStatus.Pending });
+    const plain = await create(everyField(0));
+    const keyed = await create(everyField(1), { 'idempotency-key': 'pet-columns-1' });
+    expectWhole(plain, { id: plain.id, ...everyField(0) } as Pet);
+    expectWhole(keyed, { id: keyed.id, ...everyField(1) } as Pet);
     // The replay reads the stored pet back.
-    expectWhole(await create({ name: 'Keyed', categoryId: 8, status: PetStatus.Pending }, { 'idempotency-key': 'pet-columns-1' }), keyed);
+    expectWhole(await create(everyField(1), { 'idempotency-key': 'pet-columns-1' }), keyed);
 
     for (const created of [plain, keyed]) {
       expectWhole((await get<Pet[]>(`/v1/pets?limit=100`)).find(({ id }) => id === created.id), created);

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
+import { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '@petstore/testing';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { Metrics } from '../src/app/metrics/metrics';
@@ -9,7 +10,6 @@ import { WebhookEndpointStore } from '../src/app/webhooks/webhook-endpoint.store
 import { generateWebhookSecret } from '../src/app/webhooks/webhook-signature';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { createTestDatabase, TEST_DATABASE, type TestDatabase } from './support/test-database';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 // Events (behaviour.md, "Events"): pet.created, signed per Standard Webhooks, from the outbox, at least once.
 const LOCAL = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
@@ -34,13 +34,16 @@ const create = async (sut: TestApp, name = 'Rex', headers: Record<string, string
   return (await response.json()) as Pet;
 };
 
+/** Every delivery answered 2xx, by webhook-id. */
+const deliveredIds = (hooks: WebhookReceiver) => hooks.delivered().map(({ webhookId }) => webhookId);
+
 const query = (sut: TestApp, sql: string) => sut.app.get(DataSource).query(sql) as Promise<Array<Record<string, unknown>>>;
 
 describe('webhooks', () => {
   const receivers: WebhookReceiver[] = [];
   const apps: TestApp[] = [];
-  const receiver = async (answer?: Parameters<typeof startWebhookReceiver>[0]) => {
-    const started = await startWebhookReceiver(answer);
+  const receiver = async (answer?: WebhookReceiverOptions['answer']) => {
+    const started = await startWebhookReceiver({ answer });
     receivers.push(started);
     return started;
   };
@@ -156,7 +159,7 @@ describe('webhooks', () => {
     for (let i = 0; i < 10; i += 1) pets.push(await create(sut, `Pet ${i}`));
     await until(() => hooks.received, (received) => received.length >= 20);
     down = false;
-    const delivered = await until(() => hooks.deliveredIds(), (ids) => new Set(ids).size === 10);
+    const delivered = await until(() => deliveredIds(hooks), (ids) => new Set(ids).size === 10);
     const petIds = hooks.received.filter(({ answered }) => answered === 200).map(({ body }) => (JSON.parse(body) as { data: Pet }).data.id);
     expect(new Set(petIds)).toEqual(new Set(pets.map(({ id }) => id)));
     expect(delivered.length).toBe(10);
@@ -254,7 +257,7 @@ describe('webhooks', () => {
       const pets = await Promise.all(Array.from({ length: 60 }, (_, i) => create(i % 2 ? a : b, `Pet ${i}`)));
       await until(() => hooks.received, (received) => received.length >= 60);
       await sleep(1_000);
-      const ids = hooks.deliveredIds();
+      const ids = deliveredIds(hooks);
       expect(ids).toHaveLength(60);
       expect(new Set(ids).size).toBe(60);
       const petIds = hooks.received.map(({ body }) => (JSON.parse(body) as { data: Pet }).data.id);
@@ -279,7 +282,7 @@ describe('webhooks', () => {
       await first.close();
       answer = 204;
       const next = await app(env, database);
-      await until(() => hooks.deliveredIds(), (ids) => ids.length === 1);
+      await until(() => deliveredIds(hooks), (ids) => ids.length === 1);
       expect(hooks.received.map(({ headers }) => headers['webhook-id'])).toEqual([hooks.received[0].headers['webhook-id'], hooks.received[0].headers['webhook-id']]);
       await next.close();
       apps.splice(0);

@@ -3,15 +3,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
-import { killNode, localPortsTo, type NodeProcess, registerWebhookEndpoint, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
+import {
+  killNode,
+  localPortsTo,
+  type NodeProcess,
+  registerWebhookEndpoint,
+  spawnService,
+  startWebhookReceiver,
+  stopNode,
+  waitUntilReady,
+  WEBHOOK_RECEIVER_ENV,
+  type WebhookReceiver,
+} from '@petstore/testing';
 import { admin, POSTGRES_ADMIN_URL } from './support/cluster';
 import { TEST_KEY } from './support/test-key';
-import { samePet, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 // What webhooks promise: pet.created delivered at least once, across crashes and instances, each message attempted by
 // one instance at a time. The services run as `npm start` runs them, as separate processes, killed with SIGKILL.
 
-const WEBHOOK_ENV = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2,0.5,1,1,1' };
+const WEBHOOK_ENV = { ...WEBHOOK_RECEIVER_ENV, WEBHOOK_RETRY_SCHEDULE: '0.2,0.5,1,1,1' };
 /**
  * The lease on a claimed message is the attempt's deadline (10 s by default) plus the dispatcher's 20 s margin: the
  * messages whose attempts a kill cuts come again after it.
@@ -55,10 +65,30 @@ async function createPets(origins: string[], count: number, prefix: string): Pro
   return pets;
 }
 
+/**
+ * The same fields with the same values. Not `isDeepStrictEqual`: under Jest, a body parsed by `fetch` and one parsed
+ * by the receiver have prototypes of different realms.
+ */
+function samePet(a: Pet | undefined, b: Pet): boolean {
+  return a !== undefined && Object.keys(a).length === Object.keys(b).length && (Object.keys(b) as Array<keyof Pet>).every((key) => a[key] === b[key]);
+}
+
+/** The deliveries the receiver took in (answered 2xx, correctly signed), in arrival order, with the pet each carried. */
+const deliveries = (receiver: WebhookReceiver) => receiver.delivered().map(({ webhookId, event }) => ({ webhookId, pet: (event as { data: Pet }).data }));
+
+/** The pets without a delivery carrying them as acknowledged. */
+function missing(receiver: WebhookReceiver, pets: Pet[]): Pet[] {
+  const delivered = new Map(deliveries(receiver).map(({ pet }) => [pet.id, pet]));
+  return pets.filter((pet) => !samePet(delivered.get(pet.id), pet));
+}
+
+/** Until every pet has a delivery carrying it as acknowledged; false if `timeoutMs` ran out first. */
+const waitForPets = (receiver: WebhookReceiver, pets: Pet[], timeoutMs: number) => receiver.waitFor(() => missing(receiver, pets).length === 0, timeoutMs);
+
 /** Deliveries of anything but one of `pets` exactly as acknowledged: none may be. */
 function strangers(receiver: WebhookReceiver, pets: Pet[]) {
   const acknowledged = new Map(pets.map((pet) => [pet.id, pet]));
-  return receiver.deliveries.filter(({ pet }) => !samePet(acknowledged.get(pet.id), pet));
+  return deliveries(receiver).filter(({ pet }) => !samePet(acknowledged.get(pet.id), pet));
 }
 
 /**
@@ -103,19 +133,20 @@ async function killMidDeliveryAndCheck(
   restart: () => Promise<void>,
 ): Promise<void> {
   const inFlight = await untilInFlightFrom(receiver, killed);
-  const takenIn = receiver.deliveries.length;
+  const takenIn = receiver.counts().delivered;
   expect(await killNode(killed)).toBe(true);
   receiver.release();
   await restart();
-  await receiver.waitForPets(pets, AFTER_A_KILL_MS);
+  await waitForPets(receiver, pets, AFTER_A_KILL_MS);
 
-  expect(receiver.missing(pets)).toEqual([]);
+  const { badSignatures, cut, duplicates } = receiver.counts();
+  expect(missing(receiver, pets)).toEqual([]);
   expect(strangers(receiver, pets)).toEqual([]);
-  expect(receiver.badSignatures()).toBe(0);
-  expect({ inFlight: inFlight > 0, backlog: takenIn < pets.length, cut: receiver.cut() > 0 }).toEqual({ inFlight: true, backlog: true, cut: true });
+  expect(badSignatures).toBe(0);
+  expect({ inFlight: inFlight > 0, backlog: takenIn < pets.length, cut: cut > 0 }).toEqual({ inFlight: true, backlog: true, cut: true });
   process.stdout.write(
     `webhooks, ${what}: ${pets.length} pets, ${takenIn} delivered before the kill with ${inFlight} in flight from it, ` +
-      `${receiver.cut()} cut by it, ${receiver.duplicates()} delivered again\n`,
+      `${cut} cut by it, ${duplicates} delivered again\n`,
   );
 }
 
@@ -129,33 +160,34 @@ describe('webhook delivery by separate service processes', () => {
 
   it('delivers every pet.created once, each webhook-id exactly once, from two instances on one PostgreSQL database', async () => {
     await withPostgresDatabase(async (databaseUrl) => {
-      receiver = await startWebhookReceiver();
+      receiver = await startWebhookReceiver({ verify: true });
       // One after the other: the first runs the migrations that make the endpoints table.
       instances.push(await startInstance(databaseUrl));
       instances.push(await startInstance(databaseUrl));
       await registerWebhookEndpoint(databaseUrl, receiver.url, receiver.secret);
 
       const pets = await createPets(instances.map(({ origin }) => origin), 400, 'two-instances-');
-      await receiver.waitForPets(pets, 30_000);
+      await waitForPets(receiver, pets, 30_000);
       // A second delivery of a message, were there one, would come within the next polls.
       await sleep(1_000);
 
-      expect(receiver.missing(pets)).toEqual([]);
+      const { badSignatures, duplicates, delivered } = receiver.counts();
+      expect(missing(receiver, pets)).toEqual([]);
       expect(strangers(receiver, pets)).toEqual([]);
-      expect({ badSignatures: receiver.badSignatures(), duplicates: receiver.duplicates(), deliveries: receiver.deliveries.length }).toEqual({
+      expect({ badSignatures, duplicates, deliveries: delivered }).toEqual({
         badSignatures: 0,
         duplicates: 0,
         deliveries: pets.length,
       });
       // One message per pet: as many webhook-ids as pets.
-      expect(new Set(receiver.deliveries.map(({ webhookId }) => webhookId)).size).toBe(pets.length);
+      expect(new Set(receiver.delivered().map(({ webhookId }) => webhookId)).size).toBe(pets.length);
       await Promise.all(instances.map(async (instance) => expect(await stopNode(instance)).toEqual({ code: 0, signal: null })));
     });
   });
 
   it('delivers every pet.created when one of two PostgreSQL instances is SIGKILLed with deliveries in flight and restarted', async () => {
     await withPostgresDatabase(async (databaseUrl) => {
-      receiver = await startWebhookReceiver({ delayMs: SLOW_MS, hold: true });
+      receiver = await startWebhookReceiver({ verify: true, delayMs: SLOW_MS, hold: true });
       instances.push(await startInstance(databaseUrl));
       instances.push(await startInstance(databaseUrl));
       await registerWebhookEndpoint(databaseUrl, receiver.url, receiver.secret);
@@ -172,7 +204,7 @@ describe('webhook delivery by separate service processes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-webhooks-e2e-'));
     try {
       const file = join(dir, 'petstore.sqlite');
-      receiver = await startWebhookReceiver({ delayMs: SLOW_MS, hold: true });
+      receiver = await startWebhookReceiver({ verify: true, delayMs: SLOW_MS, hold: true });
       instances.push(await startInstance(`sqlite:${file}`));
       await registerWebhookEndpoint(`sqlite:${file}`, receiver.url, receiver.secret);
 

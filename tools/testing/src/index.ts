@@ -15,3 +15,11 @@ export { PGBOUNCER_INI, pgbouncerInstalled, type RunningPgBouncer, startPgBounce
 export { portOpen, waitForPort } from './port-open';
 export { localPortsTo } from './tcp-connections';
 export { registerWebhookEndpoint } from './webhook-endpoint';
+export {
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  WEBHOOK_RECEIVER_ENV,
+  type WebhookCounts,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+} from './webhook-receiver';

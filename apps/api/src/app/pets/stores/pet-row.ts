@@ -64,16 +64,20 @@ export const petSelectList = (table?: string): string =>
 export type PetRow = Readonly<Record<PetField, unknown>>;
 
 /** The one mapping from a selected row to the contract's Pet, fields in the interface's order. */
-export function toPet(row: PetRow): Pet {
-  const pet: Record<string, unknown> = {};
-  for (let index = 0; index < PET_FIELDS.length; index += 1) pet[PET_FIELDS[index]] = READERS[index](row[PET_FIELDS[index]]);
-  return pet as unknown as Pet;
-}
+export const toPet = (row: PetRow): Pet => petFrom(row, PET_FIELDS);
 
 /** The same from a row's values in the order of PET_COLUMN_NAMES (SQLite's `json_array`). */
-export function valuesToPet(values: readonly unknown[]): Pet {
+export const valuesToPet = (values: readonly unknown[]): Pet => petFrom(values, POSITIONS);
+
+const POSITIONS = PET_FIELDS.map((_, index) => index);
+
+/** Reads each field from `source[keys[i]]`; an optional field without a value is left out, as the interface does. */
+function petFrom(source: PetRow | readonly unknown[], keys: ReadonlyArray<string | number>): Pet {
   const pet: Record<string, unknown> = {};
-  for (let index = 0; index < PET_FIELDS.length; index += 1) pet[PET_FIELDS[index]] = READERS[index](values[index]);
+  for (let index = 0; index < PET_FIELDS.length; index += 1) {
+    const value = READERS[index]((source as Record<string | number, unknown>)[keys[index]]);
+    if (value !== undefined) pet[PET_FIELDS[index]] = value;
+  }
   return pet as unknown as Pet;
 }
 
