@@ -1,13 +1,24 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, type StartedService, startService, stopNode } from '@petstore/testing';
+import {
+  freePort,
+  registerWebhookEndpoint,
+  type StartedService,
+  startService,
+  startWebhookReceiver,
+  stopNode,
+  WEBHOOK_RECEIVER_ENV,
+  type WebhookReceiver,
+} from '@petstore/testing';
+import { admin, POSTGRES_ADMIN_URL } from './support/cluster';
 import { onPath, promtool, query, type RunningPrometheus, type Sample, startPrometheus, stopPrometheus } from './support/prometheus';
 import { TEST_KEY } from './support/test-key';
 
 const DEPLOY = join(__dirname, '../../../deploy/prometheus');
 const RULES = join(DEPLOY, 'petstore.rules.yml');
+const DASHBOARD = join(__dirname, '../../../deploy/grafana/petstore.json');
 
 // CI installs Prometheus, so there a missing binary is a broken runner and must fail rather than skip.
 const installed = onPath('prometheus') && onPath('promtool');
@@ -129,8 +140,81 @@ describePrometheus('Prometheus', () => {
       expect(rules.filter((rule) => rule.health !== 'ok')).toEqual([]);
       expect(await query(prometheus, 'ALERTS')).toEqual([]);
     }, 60_000);
+
+    it('answers every query of the Grafana dashboard (deploy/grafana) with data, on PostgreSQL under a little traffic', async () => {
+      const database = `petstore_dashboard_${process.pid}`;
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+      await admin((client) => client.query(`CREATE DATABASE ${database}`));
+      const databaseUrl = new URL(POSTGRES_ADMIN_URL);
+      databaseUrl.pathname = `/${database}`;
+      let receiver: WebhookReceiver | undefined;
+      try {
+        const metricsPort = await freePort();
+        service = await startService({
+          env: { API_KEYS: TEST_KEY, DATABASE_URL: databaseUrl.href, METRICS_PORT: String(metricsPort), ...WEBHOOK_RECEIVER_ENV },
+        });
+        // A webhook endpoint (in the tables the service has made), so that deliveries are attempted and measured.
+        receiver = await startWebhookReceiver();
+        await registerWebhookEndpoint(databaseUrl.href, receiver.url, receiver.secret);
+        const config = join(dir, 'prometheus.yml');
+        writeFileSync(
+          config,
+          JSON.stringify({
+            global: { scrape_interval: '1s', scrape_timeout: '1s' },
+            scrape_configs: [{ job_name: 'petstore', static_configs: [{ targets: [`127.0.0.1:${metricsPort}`] }] }],
+          }),
+        );
+        prometheus = await startPrometheus(config, join(dir, 'tsdb'));
+
+        // A little of everything the panels show, for a few scrapes: creates, reads, pages, refusals.
+        const api = (path: string, init: RequestInit = {}, key: string | null = TEST_KEY) =>
+          fetch(`${service?.origin}/v1${path}`, { ...init, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' } });
+        const statuses = new Set<number>();
+        const until = Date.now() + 8_000;
+        for (let n = 0; Date.now() < until; n++) {
+          const created = await api('/pets', { method: 'POST', body: JSON.stringify({ name: `Panel ${n}`, categoryId: 1 }) });
+          const { id } = (await created.json()) as { id: number };
+          for (const response of await Promise.all([api(`/pets/${id}`), api('/pets?limit=5'), api('/pets/987654321'), api('/pets', {}, null)])) {
+            statuses.add(response.status);
+          }
+          statuses.add(created.status);
+          await sleep(50);
+        }
+        expect([...statuses].sort()).toEqual([200, 201, 401, 404]);
+        await receiver.waitFor(() => (receiver?.delivered().length ?? 0) > 0, 30_000);
+
+        const panels = (JSON.parse(readFileSync(DASHBOARD, 'utf8')) as Dashboard).panels.filter((panel) => panel.targets);
+        // As Grafana sends them: every job, and a rate window of several scrapes.
+        const queries = panels.flatMap((panel) =>
+          (panel.targets ?? []).map(({ expr }) => ({ panel: panel.title, promql: expr.replaceAll('$job', '.+').replaceAll('$__rate_interval', '30s') })),
+        );
+        expect(queries.length).toBeGreaterThanOrEqual(15);
+        const answers = [];
+        for (const { panel, promql } of queries) {
+          const response = (await (await fetch(`${prometheus.origin}/api/v1/query?${new URLSearchParams({ query: promql })}`)).json()) as PromResponse;
+          answers.push({ panel, promql, status: response.status, error: response.error, series: response.data?.result.length ?? 0 });
+        }
+        // An error, or an empty answer where traffic was sent, is a panel an operator would see blank.
+        expect(answers.filter(({ status, series }) => status !== 'success' || series === 0)).toEqual([]);
+      } finally {
+        await receiver?.close();
+        if (service) await stopNode(service);
+        service = undefined;
+        await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+      }
+    }, 120_000);
   });
 });
+
+interface Dashboard {
+  panels: Array<{ title: string; targets?: Array<{ expr: string }> }>;
+}
+
+interface PromResponse {
+  status: string;
+  error?: string;
+  data?: { result: unknown[] };
+}
 
 /** `{"getPet 200": 3, …}` for the requests of an operation; probes and unknown paths (no operation) are left out. */
 function byOperationAndStatus(samples: Sample[]): Record<string, number> {

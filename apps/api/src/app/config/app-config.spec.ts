@@ -1,4 +1,7 @@
-import { BASE_URL_MAX_LENGTH, ConfigError, loadConfig, tracingRequested } from './app-config';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BASE_URL_MAX_LENGTH, ConfigError, loadConfig, loadDatabaseConfig, tracingRequested } from './app-config';
 
 describe(loadConfig.name, () => {
   const KEY = 'pk_unit_key_0123456789';
@@ -161,4 +164,71 @@ describe(loadConfig.name, () => {
     expect(tracingRequested(otel)).toBe(expected);
     expect(loadConfig({ API_KEYS: KEY, ...otel }).tracing).toBe(expected);
   });
+
+  describe('secrets from files (API_KEYS_FILE, DATABASE_URL_FILE, REDIS_URL_FILE)', () => {
+    let dir: string;
+    const file = (name: string, content: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    };
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'petstore-secrets-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('reads each value from its file, without the trailing line break; keys one per line or comma-separated', () => {
+      const config = loadConfig({
+        API_KEYS_FILE: file('keys', `${KEY}\npk_second_key_0123456789,pk_third_key_01234567890\n`),
+        DATABASE_URL_FILE: file('database', 'postgres://petstore:s3cret@db:5432/petstore\n'),
+        REDIS_URL_FILE: file('redis', 'redis://:s3cret@redis:6379\r\n'),
+        NODE_ENV: 'production',
+      });
+      expect(config.apiKeys).toEqual([KEY, 'pk_second_key_0123456789', 'pk_third_key_01234567890']);
+      expect(config.database).toMatchObject({ type: 'postgres', url: 'postgres://petstore:s3cret@db:5432/petstore' });
+      expect(config.redisUrl).toBe('redis://:s3cret@redis:6379');
+      // The admin commands read the database the same way.
+      expect(loadDatabaseConfig({ DATABASE_URL_FILE: file('database2', 'sqlite:/data/petstore.sqlite\n') })).toMatchObject({ type: 'sqlite', path: '/data/petstore.sqlite' });
+    });
+
+    it('validates a value from a file as the variable itself, never showing it', () => {
+      const found = problems({ API_KEYS_FILE: file('keys', 'short\n'), DATABASE_URL_FILE: file('database', 'mysql://db/petstore') });
+      expect(found.map((problem) => problem.split(' ')[0]).sort()).toEqual(['API_KEYS', 'DATABASE_URL']);
+      expect(found.join('\n')).not.toContain('short');
+    });
+
+    it('refuses both forms of one variable, and a missing or unreadable file, naming the variable, with every other problem', () => {
+      const unreadable = file('unreadable', KEY);
+      chmodSync(unreadable, 0o000);
+      const found = problems({
+        API_KEYS: KEY,
+        API_KEYS_FILE: file('keys', KEY),
+        DATABASE_URL_FILE: join(dir, 'missing'),
+        REDIS_URL_FILE: dir,
+        PORT: 'eighty',
+        NODE_ENV: 'production',
+      });
+      expect(found).toEqual([
+        'API_KEYS_FILE and API_KEYS are both set: give one of them',
+        `DATABASE_URL_FILE cannot be read: ENOENT (${join(dir, 'missing')})`,
+        `REDIS_URL_FILE cannot be read: EISDIR (${dir})`,
+        'PORT must be an integer from 0 to 65535',
+      ]);
+      // Root reads any file whatever its mode; elsewhere a file without read permission is refused the same way.
+      if (process.getuid?.() !== 0) expect(problems({ API_KEYS_FILE: unreadable })).toEqual([`API_KEYS_FILE cannot be read: EACCES (${unreadable})`]);
+    });
+
+    it('takes a blank _FILE as unset, as a blank variable is', () => {
+      expect(loadConfig({ API_KEYS: KEY, API_KEYS_FILE: ' ' }).apiKeys).toEqual([KEY]);
+    });
+  });
 });
+

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_PREFIX } from '@petstore/contract';
 import { z } from 'zod';
+import { type FileSecret, readFileSecrets } from './file-secrets';
 import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE_SECONDS } from './retry-schedule';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -181,10 +182,15 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function parse<T extends z.ZodTypeAny>(schema: T, env: Env): z.output<T> {
-  const parsed = schema.safeParse(env);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+/** Validates `env` against `schema`, the `secrets` among it read from their `_FILE` first; every problem at once. */
+function parse<T extends z.ZodTypeAny>(schema: T, env: Env, secrets: readonly FileSecret[] = []): z.output<T> {
+  const { env: resolved, problems } = readFileSecrets(env, secrets);
+  const parsed = schema.safeParse(resolved);
+  if (parsed.success && problems.length === 0) return parsed.data;
+  // A secret that could not be read is reported once, not again as its variable's own problem.
+  const unread = new Set(problems.map((problem) => problem.split('_FILE ')[0]));
+  const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => !unread.has(String(issue.path[0])));
+  throw new ConfigError([...problems, ...issues.map((issue) => `${issue.path.join('.')} ${issue.message}`)]);
 }
 
 const toDatabaseConfig = (e: z.output<typeof databaseSchema>): DatabaseConfig => ({
@@ -208,12 +214,12 @@ export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
 
 /** Only the DATABASE_* variables, for tools that work on the database without running the service. */
 export function loadDatabaseConfig(env: Env = process.env): DatabaseConfig {
-  return toDatabaseConfig(parse(databaseSchema, env));
+  return toDatabaseConfig(parse(databaseSchema, env, ['DATABASE_URL']));
 }
 
 /** Reads and validates the environment; throws {@link ConfigError} naming every bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
-  const e = parse(envSchema, env);
+  const e = parse(envSchema, env, ['API_KEYS', 'DATABASE_URL', 'REDIS_URL']);
   const developmentKey = e.API_KEYS.length === 0 ? `pk_dev_${randomBytes(24).toString('base64url')}` : undefined;
   return {
     port: e.PORT,

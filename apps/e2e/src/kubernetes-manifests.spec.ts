@@ -1,0 +1,188 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { parseAllDocuments } from 'yaml';
+import { onPath } from './support/prometheus';
+
+// deploy/kubernetes, rendered as `kubectl apply -k` would render it (Kustomize, offline), each object checked against
+// the Kubernetes schema of its kind, and the rules an operator relies on checked in what comes out. The schemas
+// (kubernetes-models' validators, ES modules only, run in a Node process of their own) check types, formats and
+// required fields but let unknown fields through, as the API's own OpenAPI does: a misspelt field is found by
+// TypeScript instead, holding each object to its kind's interface, whose excess-property check reaches every level.
+
+const ROOT = join(__dirname, '../../..');
+const KUSTOMIZE = join(ROOT, 'deploy/kubernetes');
+
+// CI's machines have kubectl (with Kustomize) preinstalled: there a missing one is a broken runner.
+const installed = onPath('kubectl');
+if (!installed && process.env.CI !== 'true') console.warn('Skipping the Kubernetes manifest tests: kubectl is not on PATH.');
+const describeManifests = installed || process.env.CI === 'true' ? describe : describe.skip;
+
+/** The kinds the manifests use, each by the kubernetes-models module of its class and interface (`I<Kind>`). */
+const MODELS: Record<string, string> = {
+  'v1/ConfigMap': 'kubernetes-models/v1/ConfigMap',
+  'v1/Service': 'kubernetes-models/v1/Service',
+  'v1/PersistentVolumeClaim': 'kubernetes-models/v1/PersistentVolumeClaim',
+  'apps/v1/Deployment': 'kubernetes-models/apps/v1/Deployment',
+  'autoscaling/v2/HorizontalPodAutoscaler': 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler',
+  'policy/v1/PodDisruptionBudget': 'kubernetes-models/policy/v1/PodDisruptionBudget',
+};
+
+/** Validates each object of stdin's JSON array with its kind's model; prints a problem, or "", per object. */
+const VALIDATE = `
+const objects = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+const problems = [];
+for (const { module, object } of objects) {
+  const { [object.kind]: Model } = await import(module);
+  try { new Model(object).validate(); problems.push(''); } catch (error) { problems.push(error.message); }
+}
+process.stdout.write(JSON.stringify(problems));
+`;
+
+interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  // The tests read into what they check; the schema check covers the rest.
+  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data?: Record<string, string>;
+}
+
+function render(overlay: string): KubeObject[] {
+  const run = spawnSync('kubectl', ['kustomize', join(KUSTOMIZE, 'overlays', overlay)], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`kubectl kustomize ${overlay} failed: ${run.stderr}`);
+  return parseAllDocuments(run.stdout).map((document) => document.toJS() as KubeObject);
+}
+
+/** What the schema of each object's kind, then its TypeScript interface, say against it: nothing when all are valid. */
+function schemaProblems(...objects: KubeObject[]): string[] {
+  const unknown = objects.filter((object) => !MODELS[`${object.apiVersion}/${object.kind}`]);
+  if (unknown.length > 0) return unknown.map((object) => `${object.apiVersion} ${object.kind} is not a kind these manifests are checked for`);
+  const input = JSON.stringify(objects.map((object) => ({ module: MODELS[`${object.apiVersion}/${object.kind}`], object })));
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(process.cwd() + '/'); ${VALIDATE}`], {
+    cwd: ROOT,
+    input,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`the kubernetes-models validation did not run: ${run.stderr}`);
+  const found = (JSON.parse(run.stdout) as string[]).flatMap((problem, index) => (problem ? [`${objects[index].kind} ${objects[index].metadata.name}: ${problem}`] : []));
+  return [...found, ...objects.flatMap((object) => typeProblems(object, MODELS[`${object.apiVersion}/${object.kind}`]))];
+}
+
+/** The object as a literal of its kind's interface, type-checked in memory: unknown fields are errors there. */
+function typeProblems(object: KubeObject, module: string): string[] {
+  // Beside this file, so that the module resolves from the workspace's node_modules.
+  const file = join(__dirname, '__manifest-check__.ts');
+  const source = `import type { I${object.kind} } from '${module}';\nexport const manifest: I${object.kind} = ${JSON.stringify(object, null, 2)};\n`;
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [] };
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.readFile = (name) => (name === file ? source : readFile(name));
+  host.fileExists = ((exists) => (name: string) => name === file || exists(name))(host.fileExists.bind(host));
+  host.getSourceFile = (name, language, ...rest) =>
+    name === file ? ts.createSourceFile(name, source, language, true) : getSourceFile(name, language, ...rest);
+  const program = ts.createProgram([file], options, host);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((diagnostic) => `${object.kind} ${object.metadata.name}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+}
+
+const only = (objects: KubeObject[], kind: string) => {
+  const found = objects.filter((object) => object.kind === kind);
+  expect(found).toHaveLength(1);
+  return found[0];
+};
+
+describeManifests('deploy/kubernetes', () => {
+  beforeAll(() => {
+    if (!installed) throw new Error('kubectl is not on PATH: the CI machines have it preinstalled');
+  });
+
+  describe.each(['postgres', 'sqlite'])('the %s overlay', (overlay) => {
+    const objects = installed ? render(overlay) : [];
+
+    it('renders objects that each match the Kubernetes schema of their kind', () => {
+      expect(objects.length).toBeGreaterThanOrEqual(4);
+      expect(schemaProblems(...objects)).toEqual([]);
+    });
+
+    it('runs the image as the service expects: probes, a stop longer than the service’s, hardened, secrets as files', () => {
+      const deployment = only(objects, 'Deployment');
+      const pod = deployment.spec.template.spec;
+      const [container] = pod.containers;
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/health/ready', port: 'http' });
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/health/live', port: 'http' });
+      expect(container.startupProbe.httpGet.path).toBe('/health/live');
+      // The service stops within 9 s of SIGTERM, after the preStop pause.
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(9 + Number(container.lifecycle.preStop.exec.command[1]));
+      expect(container.ports).toEqual(expect.arrayContaining([{ name: 'http', containerPort: 3000 }, { name: 'metrics', containerPort: 9464 }]));
+      expect(container.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+      expect(container.resources.limits).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      // Secrets reach the service as files, by the _FILE variables, never as values in the environment.
+      const secretVolume = pod.volumes.find((volume: { secret?: unknown }) => volume.secret);
+      expect(secretVolume.secret.secretName).toBe('petstore-secrets');
+      const secretsPath = container.volumeMounts.find((mount: { name: string }) => mount.name === secretVolume.name).mountPath;
+      const config = only(objects, 'ConfigMap').data ?? {};
+      const variables = { ...config, ...Object.fromEntries(container.env.map(({ name, value }: { name: string; value: string }) => [name, value])) };
+      for (const [name, value] of Object.entries(variables)) {
+        if (name.endsWith('_FILE')) expect(value).toMatch(new RegExp(`^${secretsPath}/`));
+        // Blank where given (it then gives way to its _FILE, over the image's default), never a value.
+        if (['API_KEYS', 'DATABASE_URL', 'REDIS_URL'].includes(name)) expect({ [name]: value }).toEqual({ [name]: '' });
+      }
+      expect(variables.API_KEYS_FILE).toBeDefined();
+      expect(container.envFrom).toEqual([{ configMapRef: { name: only(objects, 'ConfigMap').metadata.name } }]);
+      // The metrics port, named for a scrape by port name, is the Service's too.
+      expect(only(objects, 'Service').spec.ports).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'metrics', targetPort: 'metrics' })]));
+    });
+  });
+
+  it('postgres: three replicas rolled one at a time, a disruption budget, autoscaled on CPU, the database and Redis from the Secret', () => {
+    const objects = render('postgres');
+    const deployment = only(objects, 'Deployment');
+    expect(deployment.spec.replicas).toBe(3);
+    expect(deployment.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
+    const selector = deployment.spec.selector.matchLabels;
+    expect(only(objects, 'PodDisruptionBudget').spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: selector } });
+    const autoscaler = only(objects, 'HorizontalPodAutoscaler').spec;
+    expect(autoscaler.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+    expect(autoscaler.minReplicas).toBe(3);
+    expect(autoscaler.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+    expect(only(objects, 'ConfigMap').data).toMatchObject({
+      DATABASE_URL: '',
+      DATABASE_URL_FILE: '/run/secrets/petstore/database-url',
+      REDIS_URL_FILE: '/run/secrets/petstore/redis-url',
+    });
+    expect(objects.map(({ kind }) => kind)).not.toContain('PersistentVolumeClaim');
+  });
+
+  it('sqlite: one replica, replaced by stopping it first, its file on a claimed volume at /data', () => {
+    const objects = render('sqlite');
+    const deployment = only(objects, 'Deployment');
+    expect(deployment.spec.replicas).toBe(1);
+    expect(deployment.spec.strategy).toEqual({ type: 'Recreate' });
+    const claim = only(objects, 'PersistentVolumeClaim');
+    const pod = deployment.spec.template.spec;
+    const volume = pod.volumes.find((candidate: { persistentVolumeClaim?: { claimName: string } }) => candidate.persistentVolumeClaim);
+    expect(volume.persistentVolumeClaim.claimName).toBe(claim.metadata.name);
+    expect(pod.containers[0].volumeMounts).toEqual(expect.arrayContaining([{ name: volume.name, mountPath: '/data' }]));
+    expect(objects.map(({ kind }) => kind)).not.toEqual(expect.arrayContaining(['HorizontalPodAutoscaler']));
+  });
+
+  it('fails a manifest with a misspelt field or a wrong type, as it would fail in CI', () => {
+    const deployment = only(render('postgres'), 'Deployment');
+    const misspelt = structuredClone(deployment);
+    misspelt.spec.template.spec.containers[0].readinessProbe.periodSecond = 2;
+    const wrongType = structuredClone(deployment);
+    wrongType.spec.replicas = 'three';
+    // The schema lets the unknown field through; the interface does not.
+    expect(schemaProblems(misspelt)).toEqual([expect.stringMatching(/known properties, and '"periodSecond"' does not exist in type 'IProbe'/)]);
+    // Both see the wrong type.
+    expect(schemaProblems(wrongType)).toEqual([
+      expect.stringContaining('data/spec/replicas must be integer'),
+      expect.stringContaining("Type 'string' is not assignable to type 'number'"),
+    ]);
+  });
+});
