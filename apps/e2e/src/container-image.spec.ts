@@ -1,0 +1,162 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '@petstore/testing';
+import { onPath } from './support/prometheus';
+import { TEST_KEY } from './support/test-key';
+
+// The Containerfile, built as an operator builds it (tools/containers/build-image.sh: podman build, with base images
+// made locally where no registry answers), then run as an orchestrator runs it: as its non-root user, with a
+// read-only root filesystem, its data on a volume, stopped with SIGTERM.
+
+const ROOT = join(__dirname, '../../..');
+const IMAGE = 'localhost/petstore:e2e';
+/** Containers and volumes of this run, removed at the end whatever happened. */
+const NAME = `petstore-e2e-${process.pid}`;
+
+// CI installs podman (.ci/run), so there a missing podman is a broken runner and must fail rather than skip.
+const installed = onPath('podman');
+if (!installed && process.env.CI !== 'true') console.warn('Skipping the container image tests: podman is not on PATH (apt-get install -y podman).');
+const describeImage = installed || process.env.CI === 'true' ? describe : describe.skip;
+
+/** The repository's podman settings for these machines, unless the caller has chosen others. */
+const ENV = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? join(ROOT, 'tools/containers/containers.conf') };
+
+function podman(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync('podman', args, { encoding: 'utf8', env: ENV, timeout: 120_000 });
+  return { status: run.status, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
+}
+
+function podmanOk(...args: string[]): string {
+  const run = podman(...args);
+  if (run.status !== 0) throw new Error(`podman ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
+  return run.stdout;
+}
+
+/** Waits for the published port to answer /health/ready with 200; the container's log if it never does. */
+async function waitReady(origin: string, container: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const status = await fetch(`${origin}/health/ready`, { signal: AbortSignal.timeout(2_000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await sleep(200);
+  }
+  throw new Error(`${container} never became ready:\n${podman('logs', container).stderr}`);
+}
+
+describeImage('the container image', () => {
+  const volume = `${NAME}-data`;
+  const started: string[] = [];
+
+  /** Runs the image detached with the data volume, its API published on a free local port. */
+  async function run(name: string, ...options: string[]): Promise<string> {
+    const port = await freePort();
+    podmanOk('run', '-d', '--name', name, '-p', `127.0.0.1:${port}:3000`, '-v', `${volume}:/data`, '-e', `API_KEYS=${TEST_KEY}`, ...options, IMAGE);
+    started.push(name);
+    const origin = `http://127.0.0.1:${port}`;
+    await waitReady(origin, name);
+    return origin;
+  }
+
+  beforeAll(() => {
+    if (!installed) throw new Error('podman is not on PATH: .ci/run installs it');
+    // Cached layers make this quick after the first build; a cold build compiles sqlite3 (docs/performance.md).
+    const build = spawnSync(join(ROOT, 'tools/containers/build-image.sh'), [IMAGE], { cwd: ROOT, encoding: 'utf8', env: ENV, timeout: 40 * 60_000 });
+    if (build.status !== 0) throw new Error(`the image did not build:\n${build.stdout.slice(-4000)}\n${build.stderr.slice(-4000)}`);
+  }, 45 * 60_000);
+
+  afterAll(() => {
+    for (const name of started) podman('rm', '-f', '-t', '0', name);
+    podman('volume', 'rm', '-f', volume);
+  });
+
+  it('is what docs/operations.md says: non-root, data on /data, ready checked by HEALTHCHECK, labelled, with its SBOM', () => {
+    const [inspected] = JSON.parse(podmanOk('image', 'inspect', IMAGE)) as Array<{
+      Config: { User: string; Env: string[]; Cmd: string[]; Entrypoint?: string[] | null; Volumes: Record<string, unknown>; Labels: Record<string, string> };
+      Healthcheck?: { Test: string[] };
+      Size: number;
+    }>;
+    expect(inspected.Config.User).toBe('node');
+    expect(inspected.Config.Env).toEqual(expect.arrayContaining(['NODE_ENV=production', 'DATABASE_URL=sqlite:/data/petstore.sqlite']));
+    expect(Object.keys(inspected.Config.Volumes)).toEqual(['/data']);
+    // Exec form, node itself as PID 1, with npm start's V8 flags.
+    expect(inspected.Config.Cmd).toEqual(['node', '--max-old-space-size=96', '--max-semi-space-size=8', 'main.js']);
+    expect(inspected.Config.Entrypoint ?? []).toEqual([]);
+    expect(inspected.Healthcheck?.Test.join(' ')).toContain('/health/ready');
+    expect(inspected.Config.Labels).toMatchObject({
+      'org.opencontainers.image.title': 'petstore',
+      'org.opencontainers.image.licenses': 'MIT',
+      'org.opencontainers.image.version': expect.stringMatching(/^\d+\.\d+\.\d+/),
+      'org.opencontainers.image.revision': expect.stringMatching(/^[0-9a-f]{40}$|^unknown$/),
+    });
+    // The target of issue 28: at most 250 MB when the runtime carries only what runs.
+    expect(inspected.Size).toBeLessThanOrEqual(250 * 1000 * 1000);
+
+    expect(podmanOk('run', '--rm', IMAGE, 'id', '-u')).toBe('1000');
+    // Neither npm nor a compiler: the runtime is Debian's slim base, the node binary and the built service.
+    expect(podman('run', '--rm', IMAGE, 'sh', '-c', 'command -v npm || command -v gcc || command -v python3').stdout).toBe('');
+    const sbom = JSON.parse(podmanOk('run', '--rm', IMAGE, 'cat', '/usr/share/doc/petstore/sbom.cdx.json')) as {
+      bomFormat: string;
+      components: Array<{ name: string }>;
+    };
+    expect(sbom.bomFormat).toBe('CycloneDX');
+    expect(sbom.components.map(({ name }) => name)).toEqual(expect.arrayContaining(['fastify', 'sqlite3', 'typeorm', '@nestjs/core']));
+    expect(sbom.components.map(({ name }) => name)).not.toContain('better-sqlite3');
+  });
+
+  it('keeps its pets on the volume, stops on SIGTERM with code 0 within 10 s, and runs with a read-only root', async () => {
+    const first = `${NAME}-first`;
+    // Read-only everywhere but the data volume and a small /tmp, as the Kubernetes manifests run it.
+    const origin = await run(first, '--read-only', '--tmpfs', '/tmp:size=16m');
+    const created = await fetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Contained', categoryId: 3 }),
+    });
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as { id: number };
+    // The image's own HEALTHCHECK, run by hand (podman runs them by systemd timers, which these machines lack).
+    expect(podman('healthcheck', 'run', first).status).toBe(0);
+
+    const stopping = Date.now();
+    podmanOk('stop', '-t', '10', first);
+    const stoppedInMs = Date.now() - stopping;
+    const [state] = JSON.parse(podmanOk('inspect', first)) as Array<{ State: { ExitCode: number } }>;
+    // Exit code 0 means the service stopped on the SIGTERM itself; a SIGKILL after the 10 s would leave 137.
+    expect({ exitCode: state.State.ExitCode, withinTenSeconds: stoppedInMs < 10_000 }).toEqual({ exitCode: 0, withinTenSeconds: true });
+
+    const second = `${NAME}-second`;
+    const again = await run(second, '--read-only', '--tmpfs', '/tmp:size=16m');
+    const read = await fetch(`${again}/v1/pets?limit=100`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+    expect(((await read.json()) as Array<{ id: number; name: string }>).find(({ id }) => id === pet.id)).toMatchObject({ name: 'Contained' });
+    podmanOk('stop', '-t', '10', second);
+  });
+
+  it('takes its keys and database from files (API_KEYS_FILE, DATABASE_URL_FILE), and refuses to start with both forms', async () => {
+    const secrets = `${NAME}-secrets`;
+    // A volume written by a throwaway container, as a secret is mounted: files the service can read, not write.
+    podmanOk('volume', 'create', secrets);
+    podmanOk('run', '--rm', '-v', `${secrets}:/secrets`, '--user', '0', IMAGE, 'sh', '-c',
+      `printf '%s\\n' ${TEST_KEY} > /secrets/api-keys && printf 'sqlite:/data/from-file.sqlite\\n' > /secrets/database-url && chmod 444 /secrets/*`);
+    try {
+      const name = `${NAME}-files`;
+      const port = await freePort();
+      podmanOk('run', '-d', '--name', name, '-p', `127.0.0.1:${port}:3000`, '-v', `${volume}:/data`, '-v', `${secrets}:/run/secrets/petstore:ro`,
+        '-e', 'API_KEYS_FILE=/run/secrets/petstore/api-keys', '-e', 'DATABASE_URL=', '-e', 'DATABASE_URL_FILE=/run/secrets/petstore/database-url', IMAGE);
+      started.push(name);
+      await waitReady(`http://127.0.0.1:${port}`, name);
+      expect((await fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200);
+      expect(podmanOk('exec', name, 'ls', '/data')).toContain('from-file.sqlite');
+      podmanOk('stop', '-t', '10', name);
+
+      const refused = podman('run', '--rm', '-e', `API_KEYS=${TEST_KEY}`, '-e', 'API_KEYS_FILE=/run/secrets/petstore/api-keys', '-v', `${secrets}:/run/secrets/petstore:ro`, IMAGE);
+      expect(refused.status).not.toBe(0);
+      expect(`${refused.stdout}${refused.stderr}`).toContain('API_KEYS_FILE and API_KEYS are both set');
+    } finally {
+      podman('volume', 'rm', '-f', secrets);
+    }
+  });
+});
