@@ -121,12 +121,11 @@ describeImage('the container image', () => {
     // The image's own HEALTHCHECK, run by hand (podman runs them by systemd timers, which these machines lack).
     expect(podman('healthcheck', 'run', first).status).toBe(0);
 
-    const stopping = Date.now();
     podmanOk('stop', '-t', '10', first);
-    const stoppedInMs = Date.now() - stopping;
     const [state] = JSON.parse(podmanOk('inspect', first)) as Array<{ State: { ExitCode: number } }>;
-    // Exit code 0 means the service stopped on the SIGTERM itself; a SIGKILL after the 10 s would leave 137.
-    expect({ exitCode: state.State.ExitCode, withinTenSeconds: stoppedInMs < 10_000 }).toEqual({ exitCode: 0, withinTenSeconds: true });
+    // Podman sends SIGTERM, and SIGKILL 10 s later: exit code 0 means the service stopped on the SIGTERM itself, within
+    // those 10 s (a SIGKILL would leave 137). Judged by the code, not by a clock that a busy machine would stretch.
+    expect(state.State.ExitCode).toBe(0);
 
     const second = `${NAME}-second`;
     const again = await run(second, '--read-only', '--tmpfs', '/tmp:size=16m');
