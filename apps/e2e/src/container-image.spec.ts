@@ -13,6 +13,8 @@ const ROOT = join(__dirname, '../../..');
 const IMAGE = 'localhost/petstore:e2e';
 /** Containers and volumes of this run, removed at the end whatever happened. */
 const NAME = `petstore-e2e-${process.pid}`;
+/** Each test starts containers and waits for them (seconds here): room for a machine many times busier. */
+const CONTAINER_TEST_MS = 5 * 60_000;
 
 // CI installs podman (.ci/run), so there a missing podman is a broken runner and must fail rather than skip.
 const installed = onPath('podman');
@@ -105,7 +107,7 @@ describeImage('the container image', () => {
     expect(sbom.bomFormat).toBe('CycloneDX');
     expect(sbom.components.map(({ name }) => name)).toEqual(expect.arrayContaining(['fastify', 'sqlite3', 'typeorm', '@nestjs/core']));
     expect(sbom.components.map(({ name }) => name)).not.toContain('better-sqlite3');
-  });
+  }, CONTAINER_TEST_MS);
 
   it('keeps its pets on the volume, stops on SIGTERM with code 0 within 10 s, and runs with a read-only root', async () => {
     const first = `${NAME}-first`;
@@ -132,7 +134,7 @@ describeImage('the container image', () => {
     const read = await fetch(`${again}/v1/pets?limit=100`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
     expect(((await read.json()) as Array<{ id: number; name: string }>).find(({ id }) => id === pet.id)).toMatchObject({ name: 'Contained' });
     podmanOk('stop', '-t', '10', second);
-  });
+  }, CONTAINER_TEST_MS);
 
   it('takes its keys and database from files (API_KEYS_FILE, DATABASE_URL_FILE), and refuses to start with both forms', async () => {
     const secrets = `${NAME}-secrets`;
@@ -157,5 +159,5 @@ describeImage('the container image', () => {
     } finally {
       podman('volume', 'rm', '-f', secrets);
     }
-  });
+  }, CONTAINER_TEST_MS);
 });
