@@ -1,55 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@petstore/testing';
-import { onPath } from './support/prometheus';
+import { buildImage, BUILD_MS, CONTAINER_TEST_MS, describeWithPodman, IMAGE, logsOf, podman, podmanOk, waitFor200 } from './support/podman';
 import { TEST_KEY } from './support/test-key';
 
 // The Containerfile, built as an operator builds it (tools/containers/build-image.sh: podman build, with base images
 // made locally where no registry answers), then run as an orchestrator runs it: as its non-root user, with a
 // read-only root filesystem, its data on a volume, stopped with SIGTERM.
 
-const ROOT = join(__dirname, '../../..');
-const IMAGE = 'localhost/petstore:e2e';
 /** Containers and volumes of this run, removed at the end whatever happened. */
 const NAME = `petstore-e2e-${process.pid}`;
-/** Each test starts containers and waits for them (seconds here): room for a machine many times busier. */
-const CONTAINER_TEST_MS = 5 * 60_000;
-
-// CI installs podman (.ci/run), so there a missing podman is a broken runner and must fail rather than skip.
-const installed = onPath('podman');
-if (!installed && process.env.CI !== 'true') console.warn('Skipping the container image tests: podman is not on PATH (apt-get install -y podman).');
-const describeImage = installed || process.env.CI === 'true' ? describe : describe.skip;
-
-/** The repository's podman settings for these machines, unless the caller has chosen others. */
-const ENV = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? join(ROOT, 'tools/containers/containers.conf') };
-
-function podman(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync('podman', args, { encoding: 'utf8', env: ENV, timeout: 120_000 });
-  return { status: run.status, stdout: run.stdout.trim(), stderr: run.stderr.trim() };
-}
-
-function podmanOk(...args: string[]): string {
-  const run = podman(...args);
-  if (run.status !== 0) throw new Error(`podman ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
-  return run.stdout;
-}
 
 /** Waits for the published port to answer /health/ready with 200; the container's log if it never does. */
-async function waitReady(origin: string, container: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const status = await fetch(`${origin}/health/ready`, { signal: AbortSignal.timeout(2_000) }).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) return;
-    await sleep(200);
-  }
-  throw new Error(`${container} never became ready:\n${podman('logs', container).stderr}`);
-}
+const waitReady = (origin: string, container: string) => waitFor200(`${origin}/health/ready`, () => logsOf(container));
 
-describeImage('the container image', () => {
+describeWithPodman('the container image', () => {
   const volume = `${NAME}-data`;
   const started: string[] = [];
 
@@ -63,12 +26,7 @@ describeImage('the container image', () => {
     return origin;
   }
 
-  beforeAll(() => {
-    if (!installed) throw new Error('podman is not on PATH: .ci/run installs it');
-    // Cached layers make this quick after the first build; a cold build compiles sqlite3 (docs/performance.md).
-    const build = spawnSync(join(ROOT, 'tools/containers/build-image.sh'), [IMAGE], { cwd: ROOT, encoding: 'utf8', env: ENV, timeout: 40 * 60_000 });
-    if (build.status !== 0) throw new Error(`the image did not build:\n${build.stdout.slice(-4000)}\n${build.stderr.slice(-4000)}`);
-  }, 45 * 60_000);
+  beforeAll(buildImage, BUILD_MS);
 
   afterAll(() => {
     for (const name of started) podman('rm', '-f', '-t', '0', name);

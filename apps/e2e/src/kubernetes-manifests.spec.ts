@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { parseAllDocuments } from 'yaml';
+import { type KubeObject, render } from './support/kustomize';
 import { onPath } from './support/prometheus';
 
 // deploy/kubernetes, rendered as `kubectl apply -k` would render it (Kustomize, offline), each object checked against
@@ -11,7 +11,6 @@ import { onPath } from './support/prometheus';
 // TypeScript instead, holding each object to its kind's interface, whose excess-property check reaches every level.
 
 const ROOT = join(__dirname, '../../..');
-const KUSTOMIZE = join(ROOT, 'deploy/kubernetes');
 
 // CI's machines have kubectl (with Kustomize) preinstalled: there a missing one is a broken runner.
 const installed = onPath('kubectl');
@@ -38,21 +37,6 @@ for (const { module, object } of objects) {
 }
 process.stdout.write(JSON.stringify(problems));
 `;
-
-interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string };
-  // The tests read into what they check; the schema check covers the rest.
-  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  data?: Record<string, string>;
-}
-
-function render(overlay: string): KubeObject[] {
-  const run = spawnSync('kubectl', ['kustomize', join(KUSTOMIZE, 'overlays', overlay)], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`kubectl kustomize ${overlay} failed: ${run.stderr}`);
-  return parseAllDocuments(run.stdout).map((document) => document.toJS() as KubeObject);
-}
 
 /** What the schema of each object's kind, then its TypeScript interface, say against it: nothing when all are valid. */
 function schemaProblems(...objects: KubeObject[]): string[] {

@@ -78,7 +78,7 @@ export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL
   try {
     for (const port of ports) instances.push(await spawnService({ env: instanceEnv(port) }));
     await Promise.all(instances.map(waitUntilReady));
-    haproxy = await startHaproxy(haproxyPort, ports);
+    haproxy = await startHaproxy(haproxyPort, ports.map((port) => `127.0.0.1:${port}`));
     await sleep(HAPROXY_RISE_MS);
     const restart = async (index: number) => {
       instances[index] = await spawnService({ env: instanceEnv(ports[index]) });

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitForPort } from '@petstore/testing';
@@ -19,16 +20,23 @@ export interface RunningHaproxy {
   origin: string;
   /** Its log lines so far (one per request, HAProxy's httplog format). */
   log: () => string;
+  /**
+   * Points server `api<n>` (1-based) at a new address through HAProxy's runtime API, as an ingress controller does
+   * when a replaced pod comes back with a new IP.
+   */
+  setServerAddress(server: number, host: string, port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts HAProxy with deploy/haproxy/haproxy.cfg, listening on `port`, in front of instances on `instancePorts`. */
-export async function startHaproxy(port: number, instancePorts: number[]): Promise<RunningHaproxy> {
+/** Starts HAProxy with deploy/haproxy/haproxy.cfg, listening on `port`, in front of the instances at `servers` (host:port). */
+export async function startHaproxy(port: number, servers: string[]): Promise<RunningHaproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-haproxy-'));
-  const servers = instancePorts.map((instancePort, index) => `    server api${index + 1} 127.0.0.1:${instancePort} check`).join('\n');
+  const serverLines = servers.map((address, index) => `    server api${index + 1} ${address} check`).join('\n');
   const cfg = readFileSync(HAPROXY_CFG, 'utf8')
     .replace(/^ {4}bind :\d+$/m, `    bind 127.0.0.1:${port}`)
-    .replace(/(^ {4}server api\d+ .*\n?)+/m, `${servers}\n`);
+    .replace(/(^ {4}server api\d+ .*\n?)+/m, `${serverLines}\n`)
+    // The runtime API, for the tests only: on a socket in the test's own folder.
+    .replace(/^global\n/m, `global\n    stats socket ${join(dir, 'admin.sock')} level admin\n`);
   const file = join(dir, 'haproxy.cfg');
   writeFileSync(file, cfg);
   let log = '';
@@ -40,10 +48,26 @@ export async function startHaproxy(port: number, instancePorts: number[]): Promi
   return {
     origin: `http://127.0.0.1:${port}`,
     log: () => log,
+    setServerAddress: async (server, host, serverPort) => {
+      const answer = await runtimeCommand(join(dir, 'admin.sock'), `set server petstore/api${server} addr ${host} port ${serverPort}`);
+      if (!/changed/.test(answer)) throw new Error(`HAProxy did not move api${server} to ${host}:${serverPort}: ${answer}`);
+    },
     stop: async () => {
       child.kill('SIGUSR1'); // soft stop: finishes what is in flight
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One command on HAProxy's runtime API socket, and its answer. */
+function runtimeCommand(socket: string, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const connection = createConnection(socket, () => connection.end(`${command}\n`));
+    connection.setEncoding('utf8');
+    connection.on('data', (chunk: string) => (answer += chunk));
+    connection.once('end', () => resolve(answer.trim()));
+    connection.once('error', reject);
+  });
 }

@@ -1,0 +1,22 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+/** deploy/kubernetes: a Kustomize base and its overlays. */
+export const KUSTOMIZE = join(__dirname, '../../../../deploy/kubernetes');
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  // The tests read into what they check; the schema check covers the rest.
+  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data?: Record<string, string>;
+}
+
+/** An overlay as `kubectl apply -k` renders it (Kustomize, offline). */
+export function render(overlay: string): KubeObject[] {
+  const run = spawnSync('kubectl', ['kustomize', join(KUSTOMIZE, 'overlays', overlay)], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`kubectl kustomize ${overlay} failed: ${run.stderr}`);
+  return parseAllDocuments(run.stdout).map((document) => document.toJS() as KubeObject);
+}

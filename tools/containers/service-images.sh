@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Usage: tools/containers/service-images.sh
+# Makes sure podman has the images compose.yaml and the container tests run beside the service: PostgreSQL, Redis and
+# HAProxy under their official names, pulled where a registry answers, else built here from Debian's packages on the
+# stand-in debian:bookworm-slim (stand-ins/*.Containerfile). Nothing is made again if the images exist.
+set -euo pipefail
+containers_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tools/containers/podman-env.sh
+source "$containers_dir/podman-env.sh"
+"$containers_dir/base-images.sh"
+
+declare -A images=(
+  [postgres]=docker.io/library/postgres:15-bookworm
+  [redis]=docker.io/library/redis:7-bookworm
+  [haproxy]=docker.io/library/haproxy:2.6-bookworm
+)
+for name in postgres redis haproxy; do
+  image=${images[$name]}
+  podman image exists "$image" && continue
+  timeout 120 podman pull -q "$image" >/dev/null 2>&1 && continue
+  echo "making $image from Debian's packages" >&2
+  podman build -q --pull=never -t "$image" -f "$containers_dir/stand-ins/$name.Containerfile" "$containers_dir/stand-ins" >/dev/null
+done
