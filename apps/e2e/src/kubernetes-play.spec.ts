@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,15 +26,16 @@ import { TEST_KEY } from './support/test-key';
 
 // The postgres overlay of deploy/kubernetes, rendered by Kustomize and played by `podman kube play`: its Deployment's
 // replicas, with the overlay's ConfigMap, the Deployment's security context, read-only root, /tmp and secrets mounted
-// as files, on a network with a PostgreSQL and a Redis of the test's own. What podman 4.3 cannot play is given
-// another way, and only that (../shared/toolchain.md, "Containers"): it has no Secret kind, so the secret volume
-// becomes a folder of the same files; it publishes every containerPort on the host, where replicas would collide, so
-// the ports are left out and each pod is reached at its address on the network.
+// as files, on a network with a PostgreSQL and a Redis of the test's own. The Secret the pods mount is a podman
+// secret holding a Secret's YAML (podman 4.3 plays no Secret kind, but mounts such a podman secret as a secret volume).
+// What podman cannot play is left out, and only that (../shared/toolchain.md, "Containers"): it publishes every
+// containerPort on the host, where replicas would collide, so the ports go and each pod is reached at its address.
 
 const NAME = `petstore-kube-${process.pid}`;
 const NETWORK = NAME;
 const POSTGRES = `${NAME}-postgres`;
 const REDIS = `${NAME}-redis`;
+const SECRET = `${NAME}-secrets`;
 const PASSWORD = 'kube-play-password';
 /** HAProxy checks every 500 ms and needs two good answers: a restarted replica is in the pool within this. */
 const HAPROXY_RISE_MS = 1_500;
@@ -51,7 +52,7 @@ interface Replica {
  * The overlay's ConfigMap and Deployment as podman can play them, and the Deployment's replica count. The ConfigMap
  * gets the one value an operator changes there: the public address, here HAProxy's in front of the replicas.
  */
-function playable(objects: KubeObject[], { secretsDir, publicBaseUrl }: { secretsDir: string; publicBaseUrl: string }): { yaml: string; replicas: number } {
+function playable(objects: KubeObject[], { secretName, publicBaseUrl }: { secretName: string; publicBaseUrl: string }): { yaml: string; replicas: number } {
   const configMap = objects.find(({ kind }) => kind === 'ConfigMap');
   const deployment = objects.find(({ kind }) => kind === 'Deployment');
   if (!configMap?.data || !deployment) throw new Error('the overlay has no ConfigMap or no Deployment');
@@ -62,9 +63,7 @@ function playable(objects: KubeObject[], { secretsDir, publicBaseUrl }: { secret
     container.image = IMAGE;
     delete container.ports;
   }
-  pod.volumes = pod.volumes.map((volume: { name: string; secret?: unknown }) =>
-    volume.secret ? { name: volume.name, hostPath: { path: secretsDir, type: 'Directory' } } : volume,
-  );
+  for (const volume of pod.volumes) if (volume.secret) volume.secret.secretName = secretName;
   return { yaml: [configMap, deployment].map((object) => stringify(object)).join('---\n'), replicas: deployment.spec.replicas };
 }
 
@@ -85,15 +84,19 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     databaseUrl = `postgres://petstore:${PASSWORD}@${containerAddress(POSTGRES, NETWORK)}:5432/petstore`;
     await waitForPostgres(databaseUrl);
 
-    // The Secret's keys, as `kubectl create secret generic petstore-secrets` in the overlay's kustomization.yaml makes them.
-    writeFileSync(join(secretsDir, 'api-keys'), `${TEST_KEY}\n`);
-    writeFileSync(join(secretsDir, 'database-url'), `postgres://petstore:${PASSWORD}@${POSTGRES}:5432/petstore\n`);
-    writeFileSync(join(secretsDir, 'redis-url'), `redis://${REDIS}:6379\n`);
-    for (const file of ['api-keys', 'database-url', 'redis-url']) chmodSync(join(secretsDir, file), 0o444);
-    chmodSync(secretsDir, 0o755);
+    // The Secret with the three keys the overlay's kustomization.yaml names. podman 4.3 writes each value of `data` to
+    // its file as it finds it (no base64 decoding: kubectl's output would arrive encoded) and ignores `stringData`, so
+    // the values stand in `data` as they are.
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: SECRET }, data: {
+      'api-keys': `${TEST_KEY}\n`,
+      'database-url': `postgres://petstore:${PASSWORD}@${POSTGRES}:5432/petstore`,
+      'redis-url': `redis://${REDIS}:6379`,
+    } };
+    writeFileSync(join(secretsDir, 'secret.yaml'), stringify(secret));
+    podmanOk('secret', 'create', SECRET, join(secretsDir, 'secret.yaml'));
 
     haproxyPort = await freePort();
-    const { yaml, replicas: count } = playable(render('postgres'), { secretsDir, publicBaseUrl: `http://127.0.0.1:${haproxyPort}/v1` });
+    const { yaml, replicas: count } = playable(render('postgres'), { secretName: SECRET, publicBaseUrl: `http://127.0.0.1:${haproxyPort}/v1` });
     expectedReplicas = count;
     writeFileSync(manifest, yaml);
     podmanOk('kube', 'play', '--network', NETWORK, manifest);
@@ -110,6 +113,9 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     if (volumes.length > 0) podman('volume', 'rm', '-f', ...volumes);
     for (const container of [POSTGRES, REDIS]) podman('rm', '-f', '-t', '0', '-v', container);
     podman('network', 'rm', '-f', NETWORK);
+    podman('secret', 'rm', SECRET);
+    // podman 4.3 writes a secret volume's files once, into a volume named after the Secret, and keeps it.
+    podman('volume', 'rm', '-f', SECRET);
     rmSync(secretsDir, { recursive: true, force: true });
     rmSync(manifest, { force: true });
   });
@@ -124,6 +130,9 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     const status = podmanOk('exec', first.container, 'grep', '-E', '^(CapEff|NoNewPrivs|Seccomp):', '/proc/self/status');
     expect(Object.fromEntries(status.split('\n').map((line) => line.split(/:\s+/)))).toEqual({ CapEff: '0000000000000000', NoNewPrivs: '1', Seccomp: '2' });
     expect(podmanOk('inspect', '-f', '{{.HostConfig.ReadonlyRootfs}}', first.container)).toBe('true');
+    // The secrets as files where the _FILE variables point, and none of them in the environment.
+    expect(podmanOk('exec', first.container, 'ls', '/run/secrets/petstore').split('\n')).toEqual(['api-keys', 'database-url', 'redis-url']);
+    expect(podmanOk('exec', first.container, 'env')).not.toContain(TEST_KEY);
     expect(podman('exec', first.container, 'touch', '/app/written').status).not.toBe(0);
     expect(podmanOk('exec', first.container, 'sh', '-c', 'touch /tmp/written && echo ok')).toBe('ok');
 
