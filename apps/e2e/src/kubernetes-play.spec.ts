@@ -1,78 +1,28 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@petstore/testing';
-import { stringify } from 'yaml';
 import { admin, checkStored } from './support/cluster';
 import { type RunningHaproxy, startHaproxy } from './support/haproxy';
-import { type KubeObject, render } from './support/kustomize';
+import { originOf, type PlayedOverlay, playOverlay } from './support/kube-play';
 import { startLoad } from './support/load';
-import {
-  anonymousVolumesOf,
-  buildImage,
-  BUILD_MS,
-  CONTAINER_TEST_MS,
-  containerAddress,
-  describeWithPodman,
-  IMAGE,
-  logsOf,
-  makeServiceImages,
-  podman,
-  podmanOk,
-  waitFor200,
-} from './support/podman';
+import { buildImage, BUILD_MS, CONTAINER_TEST_MS, containerAddress, describeWithPodman, logsOf, makeServiceImages, podman, podmanOk, waitFor200 } from './support/podman';
 import { TEST_KEY } from './support/test-key';
 
-// The postgres overlay of deploy/kubernetes, rendered by Kustomize and played by `podman kube play`: its Deployment's
-// replicas, with the overlay's ConfigMap, the Deployment's security context, read-only root, /tmp and secrets mounted
-// as files, on a network with a PostgreSQL and a Redis of the test's own. The Secret the pods mount is a podman
-// secret holding a Secret's YAML (podman 4.3 plays no Secret kind, but mounts such a podman secret as a secret volume).
-// What podman cannot play is left out, and only that (../shared/toolchain.md, "Containers"): it publishes every
-// containerPort on the host, where replicas would collide, so the ports go and each pod is reached at its address.
+// The overlays of deploy/kubernetes, rendered by Kustomize and played by `podman kube play` (support/kube-play.ts
+// says what podman plays and what is left out): the postgres overlay's replicas on a network with a PostgreSQL and a
+// Redis of the test's own, checked as an operator would and rolled under load behind HAProxy; the sqlite overlay's
+// one replica with its claim, replaced as `strategy: Recreate` replaces it.
 
 const NAME = `petstore-kube-${process.pid}`;
 const NETWORK = NAME;
 const POSTGRES = `${NAME}-postgres`;
 const REDIS = `${NAME}-redis`;
-const SECRET = `${NAME}-secrets`;
 const PASSWORD = 'kube-play-password';
 /** HAProxy checks every 500 ms and needs two good answers: a restarted replica is in the pool within this. */
 const HAPROXY_RISE_MS = 1_500;
 
-/** A replica's API at its pod's address on the network. */
-const originOf = (container: string) => `http://${containerAddress(container, NETWORK)}:3000`;
-
-interface Replica {
-  container: string;
-  origin: string;
-}
-
-/**
- * The overlay's ConfigMap and Deployment as podman can play them, and the Deployment's replica count. The ConfigMap
- * gets the one value an operator changes there: the public address, here HAProxy's in front of the replicas.
- */
-function playable(objects: KubeObject[], { secretName, publicBaseUrl }: { secretName: string; publicBaseUrl: string }): { yaml: string; replicas: number } {
-  const configMap = objects.find(({ kind }) => kind === 'ConfigMap');
-  const deployment = objects.find(({ kind }) => kind === 'Deployment');
-  if (!configMap?.data || !deployment) throw new Error('the overlay has no ConfigMap or no Deployment');
-  configMap.data.PUBLIC_BASE_URL = publicBaseUrl;
-  deployment.metadata.name = NAME;
-  const pod = deployment.spec.template.spec;
-  for (const container of pod.containers) {
-    container.image = IMAGE;
-    delete container.ports;
-  }
-  for (const volume of pod.volumes) if (volume.secret) volume.secret.secretName = secretName;
-  return { yaml: [configMap, deployment].map((object) => stringify(object)).join('---\n'), replicas: deployment.spec.replicas };
-}
-
 describeWithPodman('the Kubernetes manifests, played by podman', () => {
-  const secretsDir = mkdtempSync(join(tmpdir(), 'petstore-kube-secrets-'));
-  const manifest = join(secretsDir, '..', `${NAME}.yaml`);
   let databaseUrl = '';
-  let replicas: Replica[] = [];
-  let expectedReplicas = 0;
+  let postgresOverlay: PlayedOverlay | undefined;
   let haproxyPort = 0;
 
   beforeAll(async () => {
@@ -83,44 +33,30 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     podmanOk('run', '-d', '--name', REDIS, '--network', NETWORK, 'docker.io/library/redis:7-bookworm');
     databaseUrl = `postgres://petstore:${PASSWORD}@${containerAddress(POSTGRES, NETWORK)}:5432/petstore`;
     await waitForPostgres(databaseUrl);
-
-    // The Secret with the three keys the overlay's kustomization.yaml names. podman 4.3 writes each value of `data` to
-    // its file as it finds it (no base64 decoding: kubectl's output would arrive encoded) and ignores `stringData`, so
-    // the values stand in `data` as they are.
-    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: SECRET }, data: {
-      'api-keys': `${TEST_KEY}\n`,
-      'database-url': `postgres://petstore:${PASSWORD}@${POSTGRES}:5432/petstore`,
-      'redis-url': `redis://${REDIS}:6379`,
-    } };
-    writeFileSync(join(secretsDir, 'secret.yaml'), stringify(secret));
-    podmanOk('secret', 'create', SECRET, join(secretsDir, 'secret.yaml'));
-
     haproxyPort = await freePort();
-    const { yaml, replicas: count } = playable(render('postgres'), { secretName: SECRET, publicBaseUrl: `http://127.0.0.1:${haproxyPort}/v1` });
-    expectedReplicas = count;
-    writeFileSync(manifest, yaml);
-    podmanOk('kube', 'play', '--network', NETWORK, manifest);
-    replicas = podmanOk('ps', '-a', '--format', '{{.Names}}')
-      .split('\n')
-      .filter((container) => container.startsWith(`${NAME}-pod-`) && !container.endsWith('-infra'))
-      .map((container) => ({ container, origin: originOf(container) }));
-    await Promise.all(replicas.map(({ container, origin }) => waitFor200(`${origin}/health/ready`, () => logsOf(container), 120_000)));
+    postgresOverlay = await playOverlay('postgres', {
+      name: `${NAME}-pg`,
+      network: NETWORK,
+      // The three keys the overlay's kustomization.yaml names.
+      secret: {
+        'api-keys': `${TEST_KEY}\n`,
+        'database-url': `postgres://petstore:${PASSWORD}@${POSTGRES}:5432/petstore`,
+        'redis-url': `redis://${REDIS}:6379`,
+      },
+      // The one value an operator changes in the ConfigMap: the public address, here HAProxy's in front of the replicas.
+      config: { PUBLIC_BASE_URL: `http://127.0.0.1:${haproxyPort}/v1` },
+    });
   }, BUILD_MS);
 
   afterAll(() => {
-    const volumes = anonymousVolumesOf(replicas.map(({ container }) => container));
-    podman('kube', 'play', '--down', manifest);
-    if (volumes.length > 0) podman('volume', 'rm', '-f', ...volumes);
+    postgresOverlay?.remove();
     for (const container of [POSTGRES, REDIS]) podman('rm', '-f', '-t', '0', '-v', container);
     podman('network', 'rm', '-f', NETWORK);
-    podman('secret', 'rm', SECRET);
-    // podman 4.3 writes a secret volume's files once, into a volume named after the Secret, and keeps it.
-    podman('volume', 'rm', '-f', SECRET);
-    rmSync(secretsDir, { recursive: true, force: true });
-    rmSync(manifest, { force: true });
   });
 
-  it('runs the Deployment as its replicas: non-root, read-only root, secrets from files, one database for all', async () => {
+  it('runs the postgres overlay as its replicas: non-root, read-only root, secrets from files, one database for all', async () => {
+    if (!postgresOverlay) throw new Error('the postgres overlay was not played');
+    const { replicas, expectedReplicas } = postgresOverlay;
     expect(replicas.length).toBe(expectedReplicas);
     expect(replicas.length).toBeGreaterThanOrEqual(2);
     const [first, ...others] = replicas;
@@ -152,6 +88,8 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
   }, CONTAINER_TEST_MS);
 
   it('loses nothing while every replica is stopped and started again in turn under steady load behind HAProxy', async () => {
+    if (!postgresOverlay) throw new Error('the postgres overlay was not played');
+    const { replicas } = postgresOverlay;
     const haproxy: RunningHaproxy = await startHaproxy(
       haproxyPort,
       replicas.map(({ origin }) => new URL(origin).host),
@@ -174,7 +112,7 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
         const [state] = JSON.parse(podmanOk('inspect', container)) as Array<{ State: { ExitCode: number } }>;
         expect({ container, exitCode: state.State.ExitCode }).toEqual({ container, exitCode: 0 });
         podmanOk('start', container);
-        const origin = originOf(container);
+        const origin = originOf(container, NETWORK);
         await waitFor200(`${origin}/health/ready`, () => logsOf(container));
         const { hostname, port } = new URL(origin);
         await haproxy.setServerAddress(index + 1, hostname, Number(port));
@@ -197,6 +135,32 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     } finally {
       await load.stop();
       await haproxy.stop();
+    }
+  }, CONTAINER_TEST_MS);
+
+  it('keeps the sqlite overlay\'s pets on its claim when its one replica is replaced', async () => {
+    const sqlite = await playOverlay('sqlite', { name: `${NAME}-sqlite`, network: NETWORK, secret: { 'api-keys': `${TEST_KEY}\n` } });
+    try {
+      expect(sqlite.replicas.length).toBe(1);
+      expect(sqlite.expectedReplicas).toBe(1);
+      const [{ container, origin }] = sqlite.replicas;
+      // The file on the claim, mounted at /data, the image's default DATABASE_URL.
+      expect(podmanOk('inspect', '-f', '{{range .Mounts}}{{if eq .Destination "/data"}}{{.Name}}{{end}}{{end}}', container)).toBe(sqlite.claimVolume);
+      const created = await fetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Claimed', categoryId: 6 }),
+      });
+      expect(created.status).toBe(201);
+      const pet = (await created.json()) as { id: number };
+
+      // Recreate: the old pod stops before the new one opens the file.
+      sqlite.down();
+      const [replacement] = await sqlite.play();
+      const read = await fetch(`${replacement.origin}/v1/pets/${pet.id}`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      expect({ status: read.status, body: await read.json() }).toEqual({ status: 200, body: { id: pet.id, name: 'Claimed', categoryId: 6, status: 'available' } });
+    } finally {
+      sqlite.remove();
     }
   }, CONTAINER_TEST_MS);
 });

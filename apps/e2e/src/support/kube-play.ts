@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { type KubeObject, render } from './kustomize';
+import { anonymousVolumesOf, containerAddress, IMAGE, logsOf, podman, podmanOk, waitFor200 } from './podman';
+
+// An overlay of deploy/kubernetes played by `podman kube play` (podman 4.3), as close to the rendered objects as podman
+// allows. It plays a Deployment's replicas, a ConfigMap, a PersistentVolumeClaim (as a named volume), the security
+// context, the read-only root, an emptyDir and a secret volume; it plays no Secret object but mounts a podman secret
+// holding one. Left out: the `ports:` list, which podman would publish on the host (replicas would collide); each pod
+// is reached at its address on the network instead. Objects are renamed after the run, so that nothing of an
+// operator's is touched.
+
+export interface Replica {
+  container: string;
+  /** Its API at its pod's address on the network. */
+  origin: string;
+}
+
+export interface PlayedOverlay {
+  /** The replicas now running, ready. */
+  replicas: Replica[];
+  /** How many the rendered Deployment asks for. */
+  expectedReplicas: number;
+  /** The volume that stands for the PersistentVolumeClaim, if the overlay has one. */
+  claimVolume?: string;
+  /** `podman kube play --down`: the pods go; the claim's volume stays, as a PersistentVolume outlives its pods. */
+  down(): void;
+  /** Plays the same objects again (after `down`), and waits for the replicas. */
+  play(): Promise<Replica[]>;
+  /** Everything of the run: the pods, the secret, and the volumes (the claim's too). */
+  remove(): void;
+}
+
+export interface PlayOptions {
+  /** Prefix of every object's name. */
+  name: string;
+  network: string;
+  /** The Secret's keys and values (`petstore-secrets` in the manifests). */
+  secret: Record<string, string>;
+  /** Values for the overlay's ConfigMap (e.g. PUBLIC_BASE_URL). */
+  config?: Record<string, string>;
+}
+
+export const originOf = (container: string, network: string): string => `http://${containerAddress(container, network)}:3000`;
+
+export async function playOverlay(overlay: string, { name, network, secret, config = {} }: PlayOptions): Promise<PlayedOverlay> {
+  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const secretName = `${name}-secrets`;
+  // podman 4.3 writes each value of `data` to its file as it finds it (no base64 decoding: kubectl's output would
+  // arrive encoded) and ignores `stringData`: the values stand in `data` as they are.
+  writeFileSync(join(dir, 'secret.yaml'), stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: secretName }, data: secret }));
+  podmanOk('secret', 'create', secretName, join(dir, 'secret.yaml'));
+
+  const objects = render(overlay);
+  const configMap = objects.find(({ kind }) => kind === 'ConfigMap');
+  const claim = objects.find(({ kind }) => kind === 'PersistentVolumeClaim');
+  const deployment = objects.find(({ kind }) => kind === 'Deployment');
+  if (!configMap?.data || !deployment) throw new Error(`the ${overlay} overlay has no ConfigMap or no Deployment`);
+  Object.assign(configMap.data, config);
+  deployment.metadata.name = name;
+  const pod = deployment.spec.template.spec;
+  for (const container of pod.containers) {
+    container.image = IMAGE;
+    delete container.ports;
+  }
+  for (const volume of pod.volumes) {
+    if (volume.secret) volume.secret.secretName = secretName;
+    if (volume.persistentVolumeClaim && claim) volume.persistentVolumeClaim.claimName = claim.metadata.name = `${name}-data`;
+  }
+  const write = (file: string, ...parts: Array<KubeObject | undefined>) => {
+    writeFileSync(file, parts.flatMap((object) => (object ? [stringify(object)] : [])).join('---\n'));
+    return file;
+  };
+  const manifest = write(join(dir, 'manifest.yaml'), configMap, claim, deployment);
+  // podman 4.3 refuses to play a claim whose volume exists: once made, the claim is left out, as a bound claim stays.
+  const replay = write(join(dir, 'replay.yaml'), configMap, deployment);
+  let claimMade = false;
+
+  /** Anonymous volumes of every generation of pods (the image's VOLUME /data where no claim is mounted). */
+  const anonymousVolumes = new Set<string>();
+  const played: PlayedOverlay = {
+    replicas: [],
+    expectedReplicas: deployment.spec.replicas,
+    claimVolume: claim?.metadata.name,
+    down: () => {
+      for (const volume of anonymousVolumesOf(played.replicas.map(({ container }) => container))) anonymousVolumes.add(volume);
+      podman('kube', 'play', '--down', manifest);
+    },
+    play: async () => {
+      podmanOk('kube', 'play', '--network', network, claimMade ? replay : manifest);
+      claimMade = claim !== undefined;
+      played.replicas = podmanOk('ps', '-a', '--format', '{{.Names}}')
+        .split('\n')
+        .filter((container) => container.startsWith(`${name}-pod-`) && !container.endsWith('-infra'))
+        .map((container) => ({ container, origin: originOf(container, network) }));
+      await Promise.all(played.replicas.map(({ container, origin }) => waitFor200(`${origin}/health/ready`, () => logsOf(container), 120_000)));
+      return played.replicas;
+    },
+    remove: () => {
+      played.down();
+      const volumes = [...anonymousVolumes, ...(played.claimVolume ? [played.claimVolume] : []), secretName];
+      // A secret volume's files are written once into a volume named after the Secret, which podman 4.3 keeps.
+      podman('volume', 'rm', '-f', ...volumes);
+      podman('secret', 'rm', secretName);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await played.play();
+  } catch (error) {
+    played.remove();
+    throw error;
+  }
+  return played;
+}
