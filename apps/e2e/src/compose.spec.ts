@@ -36,7 +36,7 @@ describeWithPodman('compose.yaml', () => {
     origin = `http://127.0.0.1:${port}`;
     composeOk('up', '-d', '--no-build');
     // Ready through HAProxy once an instance has migrated PostgreSQL and is in the pool (an instance that started before
-    // PostgreSQL took connections has been started again meanwhile: restart unless-stopped).
+    // PostgreSQL took connections waits for it).
     await waitFor200(`${origin}/health/ready`, () => ['api1', 'api2', 'haproxy'].map((service) => logsOf(containerOf(service))).join('\n'), 180_000);
   }, BUILD_MS);
 
