@@ -76,7 +76,8 @@ describeWithPodman('compose.yaml', () => {
     while (served.size < 2 && Date.now() < deadline) {
       const read = await fetch(`${origin}/v1/pets/${pet.id}`, { headers: authorized });
       expect({ status: read.status, body: await read.json() }).toEqual({ status: 200, body: { id: pet.id, name: 'Composed', categoryId: 5, status: 'available' } });
-      for (const [, server] of logsOf(containerOf('haproxy')).matchAll(/ petstore\/(api\d) /g)) served.add(server);
+      const reads = new RegExp(` petstore/(api\\d) .*"GET /v1/pets/${pet.id} `, 'g');
+      for (const [, server] of logsOf(containerOf('haproxy')).matchAll(reads)) served.add(server);
     }
     expect([...served].sort()).toEqual(['api1', 'api2']);
 
