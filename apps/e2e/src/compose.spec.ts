@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@petstore/testing';
 import { anonymousVolumesOf, buildImage, BUILD_MS, CONTAINER_TEST_MS, containerAddress, describeWithPodman, IMAGE, logsOf, makeServiceImages, podman, PODMAN_ENV, podmanOk, run, waitFor200 } from './support/podman';
 import { TEST_KEY } from './support/test-key';
+import { postPet, withTestKey } from './support/with-test-key';
 
 // compose.yaml, brought up as the README says, by podman-compose (the Debian package; `docker compose` reads the same
 // file): PostgreSQL, Redis, two replicas of the image and HAProxy with deploy/haproxy/haproxy.cfg in front. The
@@ -27,7 +28,6 @@ describeWithPodman('compose.yaml', () => {
   /** The container of a service of this project. */
   const containerOf = (service: string) =>
     podmanOk('ps', '-a', '--filter', `label=io.podman.compose.project=${PROJECT}`, '--filter', `label=com.docker.compose.service=${service}`, '--format', '{{.Names}}');
-  const authorized = { authorization: `Bearer ${TEST_KEY}` };
 
   beforeAll(async () => {
     buildImage();
@@ -62,11 +62,7 @@ describeWithPodman('compose.yaml', () => {
   });
 
   it('serves a pet created through HAProxy from both replicas, and keeps it on its volume across down and up', async () => {
-    const created = await fetch(`${origin}/v1/pets`, {
-      method: 'POST',
-      headers: { ...authorized, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Composed', categoryId: 5 }),
-    });
+    const created = await postPet(origin, { name: 'Composed', categoryId: 5 });
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
 
@@ -74,7 +70,7 @@ describeWithPodman('compose.yaml', () => {
     const served = new Set<string>();
     const deadline = Date.now() + 60_000;
     while (served.size < 2 && Date.now() < deadline) {
-      const read = await fetch(`${origin}/v1/pets/${pet.id}`, { headers: authorized });
+      const read = await withTestKey(`${origin}/v1/pets/${pet.id}`);
       expect({ status: read.status, body: await read.json() }).toEqual({ status: 200, body: { id: pet.id, name: 'Composed', categoryId: 5, status: 'available' } });
       const reads = new RegExp(` petstore/(api\\d) .*"GET /v1/pets/${pet.id} `, 'g');
       for (const [, server] of logsOf(containerOf('haproxy')).matchAll(reads)) served.add(server);
@@ -86,7 +82,7 @@ describeWithPodman('compose.yaml', () => {
     expect(podman('volume', 'exists', `${PROJECT}_postgres-data`).status).toBe(0);
     composeOk('up', '-d', '--no-build');
     await waitFor200(`${origin}/health/ready`, () => logsOf(containerOf('haproxy')), 180_000);
-    const again = await fetch(`${origin}/v1/pets/${pet.id}`, { headers: authorized });
+    const again = await withTestKey(`${origin}/v1/pets/${pet.id}`);
     expect(again.status).toBe(200);
   }, CONTAINER_TEST_MS);
 
@@ -104,7 +100,7 @@ describeWithPodman('compose.yaml', () => {
     // HAProxy looks the name up again (haproxy.cfg's resolvers) and checks it back in: reads reach api1 again.
     const deadline = Date.now() + 90_000;
     while (servedBy('api1') === before && Date.now() < deadline) {
-      expect((await fetch(`${origin}/v1/pets?limit=1`, { headers: authorized })).status).toBe(200);
+      expect((await withTestKey(`${origin}/v1/pets?limit=1`)).status).toBe(200);
       await sleep(200);
     }
     expect({ oldAddress, newAddress, servedByApi1: servedBy('api1') > before }).toEqual({ oldAddress, newAddress, servedByApi1: true });

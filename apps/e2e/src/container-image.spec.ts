@@ -1,6 +1,7 @@
 import { freePort } from '@petstore/testing';
 import { buildImage, BUILD_MS, CONTAINER_TEST_MS, describeWithPodman, IMAGE, logsOf, podman, podmanOk, waitFor200 } from './support/podman';
 import { TEST_KEY } from './support/test-key';
+import { postPet, withTestKey } from './support/with-test-key';
 
 // The Containerfile, built as an operator builds it (tools/containers/build-image.sh: podman build, with base images
 // made locally where no registry answers), then run as an orchestrator runs it: as its non-root user, with a
@@ -71,11 +72,7 @@ describeWithPodman('the container image', () => {
     const first = `${NAME}-first`;
     // Read-only everywhere but the data volume and a small /tmp, as the Kubernetes manifests run it.
     const origin = await run(first, '--read-only', '--tmpfs', '/tmp:size=16m');
-    const created = await fetch(`${origin}/v1/pets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Contained', categoryId: 3 }),
-    });
+    const created = await postPet(origin, { name: 'Contained', categoryId: 3 });
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
     // The image's own HEALTHCHECK, run by hand (podman runs them by systemd timers, which these machines lack).
@@ -89,7 +86,7 @@ describeWithPodman('the container image', () => {
 
     const second = `${NAME}-second`;
     const again = await run(second, '--read-only', '--tmpfs', '/tmp:size=16m');
-    const read = await fetch(`${again}/v1/pets?limit=100`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+    const read = await withTestKey(`${again}/v1/pets?limit=100`);
     expect(((await read.json()) as Array<{ id: number; name: string }>).find(({ id }) => id === pet.id)).toMatchObject({ name: 'Contained' });
     podmanOk('stop', '-t', '10', second);
   }, CONTAINER_TEST_MS);
@@ -107,7 +104,7 @@ describeWithPodman('the container image', () => {
         '-e', 'API_KEYS_FILE=/run/secrets/petstore/api-keys', '-e', 'DATABASE_URL=', '-e', 'DATABASE_URL_FILE=/run/secrets/petstore/database-url', IMAGE);
       started.push(name);
       await waitReady(`http://127.0.0.1:${port}`, name);
-      expect((await fetch(`http://127.0.0.1:${port}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(200);
+      expect((await withTestKey(`http://127.0.0.1:${port}/v1/pets`)).status).toBe(200);
       expect(podmanOk('exec', name, 'ls', '/data')).toContain('from-file.sqlite');
       podmanOk('stop', '-t', '10', name);
 

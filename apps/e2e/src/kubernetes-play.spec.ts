@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@petstore/testing';
-import { admin, checkStored } from './support/cluster';
+import { admin } from './support/cluster';
 import { type RunningHaproxy, startHaproxy } from './support/haproxy';
 import { originOf, type PlayedOverlay, playOverlay } from './support/kube-play';
-import { startLoad } from './support/load';
+import { rollUnderLoad } from './support/rolling-restart';
 import { buildImage, BUILD_MS, CONTAINER_TEST_MS, containerAddress, describeWithPodman, logsOf, makeServiceImages, podman, podmanOk, waitFor200 } from './support/podman';
 import { TEST_KEY } from './support/test-key';
+import { postPet, withTestKey } from './support/with-test-key';
 
 // The overlays of deploy/kubernetes, rendered by Kustomize and played by `podman kube play` (support/kube-play.ts
 // says what podman plays and what is left out): the postgres overlay's replicas on a network with a PostgreSQL and a
@@ -17,8 +18,6 @@ const NETWORK = NAME;
 const POSTGRES = `${NAME}-postgres`;
 const REDIS = `${NAME}-redis`;
 const PASSWORD = 'kube-play-password';
-/** HAProxy checks every 500 ms and needs two good answers: a restarted replica is in the pool within this. */
-const HAPROXY_RISE_MS = 1_500;
 
 describeWithPodman('the Kubernetes manifests, played by podman', () => {
   let databaseUrl = '';
@@ -72,15 +71,11 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     expect(podman('exec', first.container, 'touch', '/app/written').status).not.toBe(0);
     expect(podmanOk('exec', first.container, 'sh', '-c', 'touch /tmp/written && echo ok')).toBe('ok');
 
-    const created = await fetch(`${first.origin}/v1/pets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Played', categoryId: 4 }),
-    });
+    const created = await postPet(first.origin, { name: 'Played', categoryId: 4 });
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
     for (const { origin } of others) {
-      const read = await fetch(`${origin}/v1/pets/${pet.id}`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      const read = await withTestKey(`${origin}/v1/pets/${pet.id}`);
       expect({ status: read.status, body: await read.json() }).toEqual({ status: 200, body: { id: pet.id, name: 'Played', categoryId: 4, status: 'available' } });
     }
     // REDIS_URL_FILE taken: every replica keeps a connection to the Redis that shares the rate limits (+1: redis-cli's).
@@ -94,46 +89,34 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
       haproxyPort,
       replicas.map(({ origin }) => new URL(origin).host),
     );
-    await sleep(HAPROXY_RISE_MS);
-    const prefix = `kube-roll-${Date.now()}-`;
-    // Well below the overlay's rate limit (RATE_LIMIT_RPS=100 per key, counted for all replicas together in Redis): 40
-    // operations a second, a list walk being up to three requests, so that the load's one key is never refused.
-    const load = startLoad({ origin: haproxy.origin, key: TEST_KEY, rate: 40, prefix });
     try {
-      const started = Date.now();
-      await sleep(4_000);
-      /** Requests sent while each replica was replaced: the load must overlap every replacement. */
-      const sentDuring: number[] = [];
-      for (const [index, { container }] of replicas.entries()) {
-        const sentBefore = load.sent();
-        // As a rollout does: SIGTERM, up to the grace period for the exit, then the replica again, in a new pod
-        // sandbox with a new address (podman stops a played pod with its last container), which the proxy is told.
-        podmanOk('stop', '-t', '30', container);
-        const [state] = JSON.parse(podmanOk('inspect', container)) as Array<{ State: { ExitCode: number } }>;
-        expect({ container, exitCode: state.State.ExitCode }).toEqual({ container, exitCode: 0 });
-        podmanOk('start', container);
-        const origin = originOf(container, NETWORK);
-        await waitFor200(`${origin}/health/ready`, () => logsOf(container));
-        const { hostname, port } = new URL(origin);
-        await haproxy.setServerAddress(index + 1, hostname, Number(port));
-        await sleep(HAPROXY_RISE_MS);
-        sentDuring.push(load.sent() - sentBefore);
-      }
-      await sleep(Math.max(0, 30_000 - (Date.now() - started)));
-      const report = await load.stop();
-      const seconds = (Date.now() - started) / 1000;
-      const stored = await checkStored(databaseUrl, prefix, report);
-      process.stdout.write(
-        `rolling restart (podman kube play, HAProxy, ${replicas.length} replicas): ${report.sent} requests in ${seconds.toFixed(0)} s, ` +
-          `${report.failures.length} failed, ${report.acknowledged.size} acknowledged creates, ${stored.present} present, ` +
-          `${stored.duplicates.length} duplicates; sent during each replacement: ${sentDuring.join(', ')}\n`,
-      );
+      await Promise.all(replicas.map((_, index) => haproxy.waitUntilUp(index + 1)));
+      const { report, stored, sentDuring } = await rollUnderLoad({
+        label: `rolling restart (podman kube play, HAProxy, ${replicas.length} replicas)`,
+        origin: haproxy.origin,
+        databaseUrl,
+        // Well below the overlay's rate limit (RATE_LIMIT_RPS=100 per key, counted for all replicas together in Redis):
+        // 40 operations a second, a list walk being up to three requests, so that the load's one key is never refused.
+        rate: 40,
+        // As a rollout does: SIGTERM, up to the grace period for the exit, then the replica again, in a new pod sandbox
+        // with a new address (podman stops a played pod with its last container), which the proxy is told.
+        replacements: replicas.map(({ container }, index) => async () => {
+          podmanOk('stop', '-t', '30', container);
+          const [state] = JSON.parse(podmanOk('inspect', container)) as Array<{ State: { ExitCode: number } }>;
+          expect({ container, exitCode: state.State.ExitCode }).toEqual({ container, exitCode: 0 });
+          podmanOk('start', container);
+          const origin = originOf(container, NETWORK);
+          await waitFor200(`${origin}/health/ready`, () => logsOf(container));
+          const { hostname, port } = new URL(origin);
+          await haproxy.setServerAddress(index + 1, hostname, Number(port));
+          await haproxy.waitUntilUp(index + 1);
+        }),
+      });
       expect(report.failures.slice(0, 10)).toEqual([]);
       expect(sentDuring.every((sent) => sent > 0)).toBe(true);
       expect(stored.missing).toEqual([]);
       expect(stored.duplicates).toEqual([]);
     } finally {
-      await load.stop();
       await haproxy.stop();
     }
   }, CONTAINER_TEST_MS);
@@ -146,18 +129,14 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
       const [{ container, origin }] = sqlite.replicas;
       // The file on the claim, mounted at /data, the image's default DATABASE_URL.
       expect(podmanOk('inspect', '-f', '{{range .Mounts}}{{if eq .Destination "/data"}}{{.Name}}{{end}}{{end}}', container)).toBe(sqlite.claimVolume);
-      const created = await fetch(`${origin}/v1/pets`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Claimed', categoryId: 6 }),
-      });
+      const created = await postPet(origin, { name: 'Claimed', categoryId: 6 });
       expect(created.status).toBe(201);
       const pet = (await created.json()) as { id: number };
 
       // Recreate: the old pod stops before the new one opens the file.
       sqlite.down();
       const [replacement] = await sqlite.play();
-      const read = await fetch(`${replacement.origin}/v1/pets/${pet.id}`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      const read = await withTestKey(`${replacement.origin}/v1/pets/${pet.id}`);
       expect({ status: read.status, body: await read.json() }).toEqual({ status: 200, body: { id: pet.id, name: 'Claimed', categoryId: 6, status: 'available' } });
     } finally {
       sqlite.remove();

@@ -1,5 +1,4 @@
 import { userInfo } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, type NodeProcess, spawnService, startPgBouncer, stopNode, waitUntilReady } from '@petstore/testing';
 import { Client } from 'pg';
 import { type RunningHaproxy, startHaproxy } from './haproxy';
@@ -8,8 +7,6 @@ import { TEST_KEY } from './test-key';
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`;
 export const INSTANCES = 3;
-/** HAProxy checks every 500 ms and needs two good answers: a new instance is in the pool within this. */
-const HAPROXY_RISE_MS = 1_500;
 
 
 export async function admin<T>(work: (client: Client) => Promise<T>, url = POSTGRES_ADMIN_URL): Promise<T> {
@@ -78,12 +75,13 @@ export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL
   try {
     for (const port of ports) instances.push(await spawnService({ env: instanceEnv(port) }));
     await Promise.all(instances.map(waitUntilReady));
-    haproxy = await startHaproxy(haproxyPort, ports.map((port) => `127.0.0.1:${port}`));
-    await sleep(HAPROXY_RISE_MS);
+    const started = await startHaproxy(haproxyPort, ports.map((port) => `127.0.0.1:${port}`));
+    haproxy = started;
+    await Promise.all(ports.map((_, index) => started.waitUntilUp(index + 1)));
     const restart = async (index: number) => {
       instances[index] = await spawnService({ env: instanceEnv(ports[index]) });
       await waitUntilReady(instances[index]);
-      await sleep(HAPROXY_RISE_MS);
+      await started.waitUntilUp(index + 1);
     };
     await work({ haproxy, instances, ports, databaseUrl, restart });
   } finally {

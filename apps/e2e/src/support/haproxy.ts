@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { waitForPort } from '@petstore/testing';
 
 /** The repository's HAProxy configuration, which the tests run with (only the addresses differ). */
@@ -25,6 +26,10 @@ export interface RunningHaproxy {
    * when a replaced pod comes back with a new IP.
    */
   setServerAddress(server: number, host: string, port: number): Promise<void>;
+  /** Waits until HAProxy's checks have put server `api<n>` (1-based) in the pool (60 s at most). */
+  waitUntilUp(server: number): Promise<void>;
+  /** Waits until HAProxy's checks have taken server `api<n>` out of the pool (60 s at most). */
+  waitUntilDown(server: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +49,18 @@ export async function startHaproxy(port: number, servers: string[]): Promise<Run
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const waitForState = async (server: number, up: boolean) => {
+    const deadline = Date.now() + 60_000;
+    let state = '';
+    while (Date.now() < deadline) {
+      // `show servers state`: one line per server, its name 4th and its operational state 6th (2: up, 0: down).
+      state = await runtimeCommand(join(dir, 'admin.sock'), 'show servers state petstore');
+      const fields = state.split('\n').map((line) => line.split(' ')).find((columns) => columns[3] === `api${server}`);
+      if ((fields?.[5] === '2') === up) return;
+      await sleep(100);
+    }
+    throw new Error(`HAProxy never took api${server} ${up ? 'into' : 'out of'} the pool:\n${state}`);
+  };
   if (!(await waitForPort(port, { givenUp: () => child.exitCode !== null }))) throw new Error(`HAProxy did not start on port ${port}:\n${log}`);
   return {
     origin: `http://127.0.0.1:${port}`,
@@ -52,6 +69,8 @@ export async function startHaproxy(port: number, servers: string[]): Promise<Run
       const answer = await runtimeCommand(join(dir, 'admin.sock'), `set server petstore/api${server} addr ${host} port ${serverPort}`);
       if (!/changed/.test(answer)) throw new Error(`HAProxy did not move api${server} to ${host}:${serverPort}: ${answer}`);
     },
+    waitUntilUp: (server) => waitForState(server, true),
+    waitUntilDown: (server) => waitForState(server, false),
     stop: async () => {
       child.kill('SIGUSR1'); // soft stop: finishes what is in flight
       await exited;

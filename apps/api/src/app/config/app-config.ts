@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_PREFIX } from '@petstore/contract';
 import { z } from 'zod';
-import { type FileSecret, readFileSecrets } from './file-secrets';
+import { FILE_SECRETS, type FileSecret, readFileSecrets } from './file-secrets';
 import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE_SECONDS } from './retry-schedule';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -188,9 +188,9 @@ function parse<T extends z.ZodTypeAny>(schema: T, env: Env, secrets: readonly Fi
   const parsed = schema.safeParse(resolved);
   if (parsed.success && problems.length === 0) return parsed.data;
   // A secret that could not be read is reported once, not again as its variable's own problem.
-  const unread = new Set(problems.map((problem) => problem.split('_FILE ')[0]));
+  const unread = new Set<string>(problems.map(({ name }) => name));
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => !unread.has(String(issue.path[0])));
-  throw new ConfigError([...problems, ...issues.map((issue) => `${issue.path.join('.')} ${issue.message}`)]);
+  throw new ConfigError([...problems.map(({ problem }) => problem), ...issues.map((issue) => `${issue.path.join('.')} ${issue.message}`)]);
 }
 
 const toDatabaseConfig = (e: z.output<typeof databaseSchema>): DatabaseConfig => ({
@@ -219,7 +219,7 @@ export function loadDatabaseConfig(env: Env = process.env): DatabaseConfig {
 
 /** Reads and validates the environment; throws {@link ConfigError} naming every bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
-  const e = parse(envSchema, env, ['API_KEYS', 'DATABASE_URL', 'REDIS_URL']);
+  const e = parse(envSchema, env, FILE_SECRETS);
   const developmentKey = e.API_KEYS.length === 0 ? `pk_dev_${randomBytes(24).toString('base64url')}` : undefined;
   return {
     port: e.PORT,

@@ -1,0 +1,9 @@
+import { TEST_KEY } from './test-key';
+
+/** A request to the service under test with the test key, as a caller with a key sends it. */
+export const withTestKey = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Response> =>
+  fetch(url, { ...init, headers: { authorization: `Bearer ${TEST_KEY}`, ...init.headers } });
+
+/** POST /v1/pets at `origin` with the test key. */
+export const postPet = (origin: string, pet: { name: string; categoryId: number }): Promise<Response> =>
+  withTestKey(`${origin}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pet) });
