@@ -50,14 +50,26 @@ function schemaProblems(...objects: KubeObject[]): string[] {
   });
   if (run.status !== 0) throw new Error(`the kubernetes-models validation did not run: ${run.stderr}`);
   const found = (JSON.parse(run.stdout) as string[]).flatMap((problem, index) => (problem ? [`${objects[index].kind} ${objects[index].metadata.name}: ${problem}`] : []));
-  return [...found, ...objects.flatMap((object) => typeProblems(object, MODELS[`${object.apiVersion}/${object.kind}`]))];
+  return [...found, ...typeProblems(objects)];
 }
 
-/** The object as a literal of its kind's interface, type-checked in memory: unknown fields are errors there. */
-function typeProblems(object: KubeObject, module: string): string[] {
-  // Beside this file, so that the module resolves from the workspace's node_modules.
+/**
+ * The objects as literals of their kinds' interfaces, type-checked in memory in one program (the models' typings are
+ * loaded once): unknown fields are errors there. Each error is named by the object whose lines it falls in.
+ */
+function typeProblems(objects: KubeObject[]): string[] {
+  // Beside this file, so that the modules resolve from the workspace's node_modules.
   const file = join(__dirname, '__manifest-check__.ts');
-  const source = `import type { I${object.kind} } from '${module}';\nexport const manifest: I${object.kind} = ${JSON.stringify(object, null, 2)};\n`;
+  const imports = objects.map((object, index) => `import type { I${object.kind} as Kind${index} } from '${MODELS[`${object.apiVersion}/${object.kind}`]}';`);
+  const declarations = objects.map((object, index) => `export const manifest${index}: Kind${index} = ${JSON.stringify(object, null, 2)};`);
+  const source = [...imports, ...declarations].join('\n');
+  /** The line each object's declaration starts on, in the order of `objects`. */
+  const firstLines: number[] = [];
+  let next = imports.length;
+  for (const declaration of declarations) {
+    firstLines.push(next);
+    next += declaration.split('\n').length;
+  }
   const options: ts.CompilerOptions = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [] };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
@@ -67,9 +79,11 @@ function typeProblems(object: KubeObject, module: string): string[] {
   host.getSourceFile = (name, language, ...rest) =>
     name === file ? ts.createSourceFile(name, source, language, true) : getSourceFile(name, language, ...rest);
   const program = ts.createProgram([file], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((diagnostic) => `${object.kind} ${object.metadata.name}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line : 0;
+    const index = Math.max(0, firstLines.filter((first) => first <= line).length - 1);
+    return `${objects[index].kind} ${objects[index].metadata.name}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
+  });
 }
 
 const only = (objects: KubeObject[], kind: string) => {
@@ -163,6 +177,9 @@ describeManifests('deploy/kubernetes', () => {
     wrongType.spec.replicas = 'three';
     // The schema lets the unknown field through; the interface does not.
     expect(schemaProblems(misspelt)).toEqual([expect.stringMatching(/known properties, and '"periodSecond"' does not exist in type 'IProbe'/)]);
+    // Among all of an overlay's objects, checked together, the problem is named by the object it is in.
+    const overlay = render('postgres').map((object) => (object.kind === 'Deployment' ? misspelt : object));
+    expect(schemaProblems(...overlay)).toEqual([expect.stringMatching(/^Deployment petstore: .*'"periodSecond"' does not exist/)]);
     // Both see the wrong type.
     expect(schemaProblems(wrongType)).toEqual([
       expect.stringContaining('data/spec/replicas must be integer'),
