@@ -36,12 +36,13 @@ export interface RunningHaproxy {
 /** Starts HAProxy with deploy/haproxy/haproxy.cfg, listening on `port`, in front of the instances at `servers` (host:port). */
 export async function startHaproxy(port: number, servers: string[]): Promise<RunningHaproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-haproxy-'));
+  // The runtime API, for the tests only: on a socket in the test's own folder.
+  const socket = join(dir, 'admin.sock');
   const serverLines = servers.map((address, index) => `    server api${index + 1} ${address} check`).join('\n');
   const cfg = readFileSync(HAPROXY_CFG, 'utf8')
     .replace(/^ {4}bind :\d+$/m, `    bind 127.0.0.1:${port}`)
     .replace(/(^ {4}server api\d+ .*\n?)+/m, `${serverLines}\n`)
-    // The runtime API, for the tests only: on a socket in the test's own folder.
-    .replace(/^global\n/m, `global\n    stats socket ${join(dir, 'admin.sock')} level admin\n`);
+    .replace(/^global\n/m, `global\n    stats socket ${socket} level admin\n`);
   const file = join(dir, 'haproxy.cfg');
   writeFileSync(file, cfg);
   let log = '';
@@ -54,7 +55,7 @@ export async function startHaproxy(port: number, servers: string[]): Promise<Run
     let state = '';
     while (Date.now() < deadline) {
       // `show servers state`: one line per server, its name 4th and its operational state 6th (2: up, 0: down).
-      state = await runtimeCommand(join(dir, 'admin.sock'), 'show servers state petstore');
+      state = await runtimeCommand(socket, 'show servers state petstore');
       const fields = state.split('\n').map((line) => line.split(' ')).find((columns) => columns[3] === `api${server}`);
       if ((fields?.[5] === '2') === up) return;
       await sleep(100);
@@ -66,7 +67,7 @@ export async function startHaproxy(port: number, servers: string[]): Promise<Run
     origin: `http://127.0.0.1:${port}`,
     log: () => log,
     setServerAddress: async (server, host, serverPort) => {
-      const answer = await runtimeCommand(join(dir, 'admin.sock'), `set server petstore/api${server} addr ${host} port ${serverPort}`);
+      const answer = await runtimeCommand(socket, `set server petstore/api${server} addr ${host} port ${serverPort}`);
       if (!/changed/.test(answer)) throw new Error(`HAProxy did not move api${server} to ${host}:${serverPort}: ${answer}`);
     },
     waitUntilUp: (server) => waitForState(server, true),
