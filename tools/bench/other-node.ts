@@ -48,8 +48,10 @@ export async function prepareOtherNode(node: string, dir: string): Promise<Other
   mkdirSync(reference, { recursive: true });
   writeFileSync(join(reference, 'package.json'), JSON.stringify({ private: true, allowScripts: { 'better-sqlite3': true } }));
   copyFileSync(join(__dirname, 'reference-server.mjs'), join(reference, 'reference-server.mjs'));
-  // The same better-sqlite3 as the workspace's: an ESM import resolves from the script's folder, so this copy finds it.
-  const betterSqlite = JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')).version as string;
+  // The same better-sqlite3 as the workspace's (an ESM import resolves from the script's folder, so this copy finds it),
+  // but for a Node.js older than 22, which its version 13 does not run on: 12.11.1 there, the last that does.
+  const workspaceVersion = JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')).version as string;
+  const betterSqlite = Number(/^v(\d+)/.exec(version)?.[1]) >= 22 ? workspaceVersion : '12.11.1';
   process.stderr.write(`installing better-sqlite3 ${betterSqlite} for node ${version}\n`);
   await npm(reference, ['install', '--no-save', '--no-package-lock', `better-sqlite3@${betterSqlite}`]);
   // A build for the wrong ABI loads and crashes at once: found here rather than as a server that never answers.
