@@ -191,6 +191,8 @@ describe('Prometheus metrics', () => {
     const value = (name: string) => samples.find((sample) => sample.name === name)?.value;
     expect(value('petstore_database_up')).toBe(1);
     expect(value('petstore_ready')).toBe(1);
+    // No REDIS_URL: limits are counted in-process, and no redis series exists for an alert to fire on.
+    expect(samples.filter(({ name }) => name === 'petstore_rate_limit_store')).toEqual([{ name: 'petstore_rate_limit_store', labels: { store: 'in_process' }, value: 1 }]);
     expect(samples.find(({ name }) => name === 'petstore_build_info')).toEqual({
       name: 'petstore_build_info',
       labels: { version: '1.0.0', node_version: process.versions.node },

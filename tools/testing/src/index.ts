@@ -14,6 +14,8 @@ export {
 export { PGBOUNCER_INI, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './pgbouncer';
 export { portOpen, waitForPort } from './port-open';
 export { localPortsTo } from './tcp-connections';
+export { blackHole, iptablesUsable } from './black-hole';
+export { type SilenceMode, TcpRelay } from './tcp-relay';
 export { registerWebhookEndpoint } from './webhook-endpoint';
 export {
   type ReceivedWebhook,

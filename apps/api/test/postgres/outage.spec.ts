@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '@petstore/testing';
+import { freePort, TcpRelay } from '@petstore/testing';
 import { expectError } from '../support/assertions';
-import { TcpProxy } from '../support/tcp-proxy';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -9,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
 
 describe('PostgreSQL outage', () => {
   let database: TestDatabase;
-  let proxy: TcpProxy;
+  let proxy: TcpRelay;
   let sut: TestApp | undefined;
 
   const env = () => {
@@ -34,7 +33,7 @@ describe('PostgreSQL outage', () => {
 
   beforeEach(async () => {
     database = await createTestDatabase();
-    proxy = new TcpProxy(await freePort(), { host: new URL(database.url).hostname, port: Number(new URL(database.url).port || 5432) });
+    proxy = new TcpRelay(await freePort(), { host: new URL(database.url).hostname, port: Number(new URL(database.url).port || 5432) });
   });
   afterEach(async () => {
     // The relay goes first, so that no connection is left hanging on a frozen database.

@@ -19,6 +19,7 @@ describe(loadConfig.name, () => {
       rateLimitRps: 100,
       authFailuresPerMinute: 30,
       redisUrl: undefined,
+      redisTimeoutMs: 50,
       corsOrigins: [],
       logLevel: 'info',
       metrics: { port: 9464, host: '127.0.0.1' },
@@ -42,6 +43,7 @@ describe(loadConfig.name, () => {
       STAGING_BASE_URL: 'https://staging.example.com/v1',
       RATE_LIMIT_RPS: '0',
       REDIS_URL: 'redis://127.0.0.1:6379',
+      RATE_LIMIT_REDIS_TIMEOUT_MS: '20',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       METRICS_PORT: '9100',
@@ -62,6 +64,7 @@ describe(loadConfig.name, () => {
       stagingBaseUrl: 'https://staging.example.com/v1',
       rateLimitRps: 0,
       redisUrl: 'redis://127.0.0.1:6379',
+      redisTimeoutMs: 20,
       logLevel: 'warn',
       developmentKey: undefined,
     });
@@ -92,12 +95,12 @@ describe(loadConfig.name, () => {
   it('names every bad variable at once', () => {
     let error: ConfigError | undefined;
     try {
-      loadConfig({ PORT: '70000', HOST: '', LOG_LEVEL: 'loud', RATE_LIMIT_RPS: 'x', PUBLIC_BASE_URL: 'https://a.example/v2', REDIS_URL: 'http://x' });
+      loadConfig({ PORT: '70000', HOST: '', LOG_LEVEL: 'loud', RATE_LIMIT_RPS: 'x', PUBLIC_BASE_URL: 'https://a.example/v2', REDIS_URL: 'http://x', RATE_LIMIT_REDIS_TIMEOUT_MS: '0' });
     } catch (thrown) {
       error = thrown as ConfigError;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error?.problems.map((p) => p.split(' ')[0]).sort()).toEqual(['LOG_LEVEL', 'PORT', 'PUBLIC_BASE_URL', 'RATE_LIMIT_RPS', 'REDIS_URL']);
+    expect(error?.problems.map((p) => p.split(' ')[0]).sort()).toEqual(['LOG_LEVEL', 'PORT', 'PUBLIC_BASE_URL', 'RATE_LIMIT_REDIS_TIMEOUT_MS', 'RATE_LIMIT_RPS', 'REDIS_URL']);
   });
 
   it('reads a PostgreSQL URL with its pool and timeouts', () => {

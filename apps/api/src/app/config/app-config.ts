@@ -112,6 +112,7 @@ const envSchema = databaseSchema
     RATE_LIMIT_AUTH_FAILURES: optional(integer(0, 1_000_000).default(30)),
     CORS_ORIGINS: optional(corsOrigins.default([])),
     REDIS_URL: optional(z.string().trim().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()),
+    RATE_LIMIT_REDIS_TIMEOUT_MS: optional(integer(1, 10_000).default(50)),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS).default('info')),
     NODE_ENV: optional(z.enum(['development', 'production', 'test']).default('development')),
     METRICS_PORT: optional(integer(0, 65535).default(9464)),
@@ -150,6 +151,8 @@ export interface AppConfig {
   authFailuresPerMinute: number;
   /** Shared store of the rate limits across instances. */
   redisUrl?: string;
+  /** Longest wait for Redis per limiter call before the call is counted in-process instead. */
+  redisTimeoutMs: number;
   /** Origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
   logLevel: LogLevel;
@@ -232,6 +235,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitRps: e.RATE_LIMIT_RPS,
     authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES,
     redisUrl: e.REDIS_URL,
+    redisTimeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
     metrics: e.METRICS_PORT === 0 ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },

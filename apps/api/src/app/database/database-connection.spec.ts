@@ -2,12 +2,17 @@ import type { DataSource } from 'typeorm';
 import { ApiException } from '../errors/api.exception';
 import { DatabaseConnection } from './database-connection';
 import type { DatabaseDialect } from './database-dialect';
+import type { Heartbeat } from './database-watch';
+
+/** A dialect with no watch and no deadline (as SQLite's), with `overrides` on top. */
+const dialectWith = (overrides: Partial<Record<keyof DatabaseDialect, unknown>> = {}) =>
+  ({ heartbeat: () => undefined, evictConnections: jest.fn(), operationDeadlineMs: () => undefined, ...overrides }) as unknown as DatabaseDialect;
 
 describe(DatabaseConnection.name, () => {
   describe('close', () => {
     it('lets the operations under way finish before it closes the database, and refuses later ones', async () => {
       const destroy = jest.fn(async () => undefined);
-      const sut = new DatabaseConnection({ isInitialized: true, destroy } as unknown as DataSource, {} as DatabaseDialect);
+      const sut = new DatabaseConnection({ isInitialized: true, destroy } as unknown as DataSource, dialectWith());
       sut.ready = true;
       let commit!: (outcome: string) => void;
       const write = sut.run(() => new Promise<string>((resolve) => (commit = resolve)));
@@ -31,16 +36,65 @@ describe(DatabaseConnection.name, () => {
       const refused = new Error('unsupported startup parameter: statement_timeout');
       const initialize = jest.fn().mockRejectedValueOnce(refused).mockResolvedValue(undefined);
       const dataSource = { isInitialized: false, initialize, destroy: jest.fn() } as unknown as DataSource;
-      const dialect = {
+      const dialect = dialectWith({
         adaptTo: jest.fn((_: DataSource, failure: unknown) => (failure === refused ? 'connecting without the session settings' : undefined)),
         ensureDurability: jest.fn(async () => 'durable'),
         migrate: jest.fn(async () => []),
-      } as unknown as DatabaseDialect;
+      });
       const sut = new DatabaseConnection(dataSource, dialect);
       await sut.onModuleInit();
       expect(initialize).toHaveBeenCalledTimes(2);
       expect(dialect.adaptTo).toHaveBeenCalledWith(dataSource, refused);
       expect(sut.ready).toBe(true);
+    });
+  });
+
+  describe('a database reached over the network', () => {
+    const connected = { isInitialized: true, destroy: jest.fn(async () => undefined) } as unknown as DataSource;
+    const started: DatabaseConnection[] = [];
+    const connect = async (dialect: DatabaseDialect) => {
+      const sut = new DatabaseConnection(connected, Object.assign(dialect, { ensureDurability: async () => 'durable', migrate: async () => [] }));
+      started.push(sut);
+      await sut.onModuleInit();
+      return sut;
+    };
+    afterEach(async () => {
+      for (const sut of started.splice(0)) await sut.close();
+      jest.useRealTimers();
+    });
+
+    it('answers 503 at the dialect deadline when an operation hangs, whatever the driver does', async () => {
+      const sut = await connect(dialectWith({ operationDeadlineMs: () => 20 }));
+      let finish!: () => void;
+      await expect(sut.run(() => new Promise<void>((resolve) => (finish = resolve)))).rejects.toMatchObject({
+        code: 'service_unavailable',
+        headers: { 'retry-after': '1' },
+      });
+      // Closing still waits for it: it may yet commit.
+      finish();
+    });
+
+    it('answers 503 at once, without running the operation, from a missed heartbeat until one is answered, and evicts the pool once', async () => {
+      jest.useFakeTimers();
+      let answering = true;
+      const heartbeat: Heartbeat = { beat: async () => (answering ? undefined : Promise.reject(new Error('no answer to a heartbeat'))), stop: jest.fn() };
+      const dialect = dialectWith({ heartbeat: () => heartbeat });
+      const sut = await connect(dialect);
+      const operation = jest.fn(async () => 'rows');
+
+      answering = false;
+      await jest.advanceTimersByTimeAsync(600);
+      expect(sut.serving).toBe(false);
+      await expect(sut.run(operation)).rejects.toMatchObject({ code: 'service_unavailable' });
+      expect(() => sut.assertServing()).toThrow(ApiException);
+      expect(operation).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(2_000);
+      expect(dialect.evictConnections).toHaveBeenCalledTimes(1);
+
+      answering = true;
+      await jest.advanceTimersByTimeAsync(600);
+      expect(sut.serving).toBe(true);
+      await expect(sut.run(operation)).resolves.toBe('rows');
     });
   });
 });

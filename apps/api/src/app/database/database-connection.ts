@@ -2,13 +2,17 @@ import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } fro
 import { DataSource } from 'typeorm';
 import { DatabaseDialect } from './database-dialect';
 import { isDatabaseUnavailable, serviceUnavailable } from './database-failure';
+import { DatabaseWatch } from './database-watch';
+import { withDeadline } from './deadline';
 
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000];
 
 /**
  * Owns the connection to the database. The service starts whether or not the database answers: until it does,
  * readiness is false and operations answer 503, while this keeps trying in the background. Once connected, a
- * database that goes away mid-run is the driver's to reconnect to; each failed operation meanwhile is a 503.
+ * database that goes away mid-run is the driver's to reconnect to; each failed operation meanwhile is a 503. A
+ * database reached over the network is watched (DatabaseWatch): while it is silent, operations answer 503 at once,
+ * and no operation outlives the dialect's deadline, whatever the network does.
  */
 @Injectable()
 export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
@@ -18,13 +22,22 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   private readonly closeFirst: Array<() => Promise<void>> = [];
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing?: Promise<void>;
+  private watch?: DatabaseWatch;
+  private readonly deadlineMs?: number;
   /** True once connected, durable and migrated. */
   ready = false;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly dialect: DatabaseDialect,
-  ) {}
+  ) {
+    this.deadlineMs = dialect.operationDeadlineMs();
+  }
+
+  /** Ready, and not known to be silent now: what readiness reports, and what an operation needs. */
+  get serving(): boolean {
+    return this.ready && (this.watch?.reachable ?? true);
+  }
 
   /** One attempt before the app listens, so that a healthy start is ready at once; then retries in the background. */
   async onModuleInit(): Promise<void> {
@@ -45,6 +58,7 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
       this.stopped = true;
       this.ready = false;
       clearTimeout(this.retry);
+      this.watch?.stop();
       await Promise.allSettled(this.inFlight);
       await Promise.all(this.closeFirst.map((close) => close()));
       if (this.dataSource.isInitialized) await this.dataSource.destroy();
@@ -59,7 +73,7 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
 
   /** Whether the database answers a trivial query within a second, now (for the metrics; the probe has its own). */
   async answers(): Promise<boolean> {
-    if (!this.ready) return false;
+    if (!this.serving) return false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 1_000)));
     try {
@@ -71,19 +85,35 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Runs a database operation, answering 503 (not 500) when the database cannot serve it. */
+  /** The 503, at once, while the database cannot serve: for work that would otherwise queue before it reaches run(). */
+  assertServing(): void {
+    if (!this.serving) throw serviceUnavailable();
+  }
+
+  /**
+   * Runs a database operation, answering 503 (not 500) when the database cannot serve it: at once while it is known to
+   * be silent, and at the dialect's deadline at the latest. An operation past its deadline may still finish (a create
+   * may commit): its request has had its 503, which a retry with the same Idempotency-Key resolves.
+   */
   async run<T>(operation: () => Promise<T>): Promise<T> {
-    if (!this.ready) throw serviceUnavailable();
-    let running: Promise<T> | undefined;
+    this.assertServing();
     try {
-      running = operation();
+      const running = operation();
+      // Until it settles, even past its deadline: closing waits for it, as it may still commit.
       this.inFlight.add(running);
-      return await running;
+      const settled = () => this.inFlight.delete(running);
+      running.then(settled, settled);
+      return await (this.deadlineMs === undefined ? running : withDeadline(running, this.deadlineMs, serviceUnavailable));
     } catch (error) {
       throw isDatabaseUnavailable(error) ? serviceUnavailable() : error;
-    } finally {
-      if (running) this.inFlight.delete(running);
     }
+  }
+
+  private startWatching(): void {
+    const heartbeat = this.dialect.heartbeat();
+    if (!heartbeat || this.watch) return;
+    this.watch = new DatabaseWatch(heartbeat, () => this.dialect.evictConnections());
+    this.watch.start();
   }
 
   private async connect(attempt: number): Promise<void> {
@@ -92,6 +122,7 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
       const durability = await this.dialect.ensureDurability(this.dataSource);
       const applied = await this.dialect.migrate(this.dataSource);
       this.ready = true;
+      this.startWatching();
       this.logger.log(`Database ready (${durability}); ${applied.length} migration(s) applied`);
     } catch (error) {
       if (this.dataSource.isInitialized) await this.dataSource.destroy().catch(() => undefined);

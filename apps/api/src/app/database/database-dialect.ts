@@ -1,4 +1,5 @@
 import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
+import type { Heartbeat } from './database-watch';
 
 /**
  * What differs between the databases below the stores: how to connect, what makes a commit durable, and how several
@@ -24,6 +25,24 @@ export abstract class DatabaseDialect {
    * changed is returned, for the log.
    */
   adaptTo(_dataSource: DataSource, _failure: unknown): string | undefined {
+    return undefined;
+  }
+
+  /**
+   * A check of a database reached over the network, on a connection of its own, that DatabaseConnection runs to know
+   * within a second or two when it goes silent; none for a local file, which cannot.
+   */
+  heartbeat(): Heartbeat | undefined {
+    return undefined;
+  }
+
+  /** Drops the connections in use and idle, once the database went silent: they may never fail by themselves. */
+  evictConnections(): void {
+    // Nothing to drop where there is no network between the service and its data.
+  }
+
+  /** The longest one operation may take before its request gets a 503; none where the dialect bounds its own waits. */
+  operationDeadlineMs(): number | undefined {
     return undefined;
   }
 

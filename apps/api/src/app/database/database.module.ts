@@ -1,18 +1,18 @@
 import { Global, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from './database-connection';
 import { DatabaseDialect } from './database-dialect';
-import { dialectFor } from './dialects';
+import { DatabaseDialectModule } from './database-dialect.module';
 
 @Global()
 @Module({
   imports: [
+    DatabaseDialectModule,
     TypeOrmModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: async (config: ConfigService<AppConfig, true>) => ({
-        ...(await dialectFor(config.get('database', { infer: true })).options()),
+      imports: [DatabaseDialectModule],
+      inject: [DatabaseDialect],
+      useFactory: async (dialect: DatabaseDialect) => ({
+        ...(await dialect.options()),
         // The features' entities, from their modules' TypeOrmModule.forFeature.
         autoLoadEntities: true,
         // DatabaseConnection connects, and keeps trying, so that an unreachable database never stops the start.
@@ -20,10 +20,7 @@ import { dialectFor } from './dialects';
       }),
     }),
   ],
-  providers: [
-    { provide: DatabaseDialect, inject: [ConfigService], useFactory: (config: ConfigService<AppConfig, true>) => dialectFor(config.get('database', { infer: true })) },
-    DatabaseConnection,
-  ],
-  exports: [DatabaseDialect, DatabaseConnection],
+  providers: [DatabaseConnection],
+  exports: [DatabaseDialectModule, DatabaseConnection],
 })
 export class DatabaseModule {}

@@ -28,8 +28,8 @@ export class HealthController {
   @HealthCheck()
   async ready() {
     if (this.shutdown.stopping) throw new ApiException('service_unavailable', 'The service is shutting down.');
-    // Connected is not enough: the schema must be migrated too.
-    if (!this.connection.ready) throw serviceUnavailable();
+    // Connected is not enough: the schema must be migrated too, and the database not known to be silent now.
+    if (!this.connection.serving) throw serviceUnavailable();
     try {
       return await this.health.check([() => this.database.pingCheck('database', { timeout: 1000 })]);
     } catch {

@@ -8,6 +8,7 @@ import { DatabaseDialect } from '../database/database-dialect';
 import { type Dialect, unsupportedDatabase } from '../database/dialects';
 import type { PostgresDialect } from '../database/postgres/postgres.dialect';
 import { ShutdownState } from '../http/shutdown.state';
+import { RateLimits } from '../rate-limit/rate-limits';
 import { listenForScrapes } from './metrics-listener';
 import { Metrics } from './metrics';
 
@@ -27,6 +28,7 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly shutdown: ShutdownState,
     private readonly dataSource: DataSource,
     @Inject(DatabaseDialect) private readonly dialect: Dialect,
+    private readonly limits: RateLimits,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -51,6 +53,16 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
     metrics.gauge('petstore_database_up', 'Whether the database answers a query now (1) or not (0).', async () => Number(await answers()));
     metrics.gauge('petstore_ready', 'Whether this instance is ready for traffic (1) or not (0), as /health/ready says.', async () =>
       Number(!shutdown.stopping && (await answers())),
+    );
+
+    const { limits } = this;
+    // Without REDIS_URL there is no redis series, so that an alert on it (Redis unreachable) cannot fire there.
+    metrics.gauges(
+      'petstore_rate_limit_store',
+      'Where rate limits are counted now (1): in Redis, shared by every instance, or in this process.',
+      'store',
+      (): Record<string, number> =>
+        limits.sharedStoreConfigured ? { redis: Number(limits.store === 'redis'), in_process: Number(limits.store === 'in_process') } : { in_process: 1 },
     );
 
     const target = this.config.get('metrics', { infer: true });

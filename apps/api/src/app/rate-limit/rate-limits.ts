@@ -4,35 +4,48 @@ import type Redis from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/app-config';
 import { ApiException } from '../errors/api.exception';
+import { RedisCircuit } from './redis-circuit';
 
 /** Length in seconds of each limit's window; `Retry-After` never exceeds the longest. */
 export const RATE_LIMIT_WINDOWS = { perKey: 1, authFailures: 60 } as const;
 
 interface Limit {
-  limiter: RateLimiterAbstract;
+  /** Counted in this process: always there, and what counts while Redis is away. */
+  local: RateLimiterMemory;
+  /** Counted in Redis, shared by every instance; only with REDIS_URL. */
+  shared?: RateLimiterRedis;
+  points: number;
   /** The `RateLimit-Policy` item, e.g. `"default";q=100;w=1`. */
   policy: string;
   name: string;
 }
 
+/** Misses in a row that stop the limits asking Redis, and the pause between probes while they do not. */
+const REDIS_MISSES_TO_OPEN = 3;
+const REDIS_PROBE_EVERY_MS = 500;
+
 /**
  * Per-key request limits, and per-address limits on failed authentication so that guessing keys is slow.
- * In-process by default; with REDIS_URL the counters are shared by every instance. When Redis cannot be reached,
- * each instance falls back to its own in-process counters (the insurance limiter): requests are never refused
- * because Redis is down, and the limit then holds per instance rather than in total.
+ * In-process by default; with REDIS_URL the counters are shared by every instance. Redis is given a short budget per
+ * call (RATE_LIMIT_REDIS_TIMEOUT_MS): a call it does not answer in time, or refuses, is counted in-process, and after a
+ * few such misses the limits stop asking Redis until a probe finds it answering again (RedisCircuit). Requests are
+ * never refused or held because Redis is away; the limit then holds per instance rather than in total.
  */
 export class RateLimits implements OnApplicationShutdown {
   private readonly logger = new Logger(RateLimits.name);
   private readonly perKey?: Limit;
   private readonly perAddressFailures?: Limit;
-  private lastRedisWarning = 0;
+  private readonly circuit?: RedisCircuit;
 
   /** The Redis client is loaded only when REDIS_URL is set. */
   static async create(config: ConfigService<AppConfig, true>): Promise<RateLimits> {
     const redisUrl = config.get('redisUrl', { infer: true });
     const { default: Redis } = redisUrl ? await import('ioredis') : { default: undefined };
-    // Fail fast instead of queueing while disconnected, so that the insurance limiter answers at once.
-    const redis = Redis && redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000 }) : undefined;
+    // Nothing waits for Redis: no queue while disconnected, and a command unanswered within the budget fails.
+    const redis =
+      Redis && redisUrl
+        ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000, commandTimeout: config.get('redisTimeoutMs', { infer: true }) })
+        : undefined;
     return new RateLimits(config.get('rateLimitRps', { infer: true }), config.get('authFailuresPerMinute', { infer: true }), redis);
   }
 
@@ -41,12 +54,30 @@ export class RateLimits implements OnApplicationShutdown {
     failuresPerMinute: number,
     private readonly redis?: Redis,
   ) {
-    this.redis?.on('error', (error) => this.warnAboutRedis(error));
+    if (redis) {
+      // Every failed reconnection emits an error; the circuit says what matters, once per change.
+      redis.on('error', () => undefined);
+      this.circuit = new RedisCircuit({
+        missesToOpen: REDIS_MISSES_TO_OPEN,
+        probeEveryMs: REDIS_PROBE_EVERY_MS,
+        probe: () => redis.ping(),
+        onChange: (shared, reason) => {
+          if (shared) {
+            this.logger.log(`Redis answers again (${reason}); rate limits are shared by every instance again`);
+            return;
+          }
+          this.logger.warn(`Redis unavailable (${reason}); rate limits are counted per instance until it answers again`);
+          // A connection that went silent may never fail on its own: a new one answers as soon as Redis does.
+          redis.disconnect(true);
+        },
+      });
+    }
     if (rps > 0) this.perKey = this.limit('default', rps, RATE_LIMIT_WINDOWS.perKey);
     if (failuresPerMinute > 0) this.perAddressFailures = this.limit('auth-failures', failuresPerMinute, RATE_LIMIT_WINDOWS.authFailures);
   }
 
   onApplicationShutdown(): void {
+    this.circuit?.stop();
     // disconnect, not quit: quit waits for a connection that may never come.
     this.redis?.disconnect();
   }
@@ -56,19 +87,34 @@ export class RateLimits implements OnApplicationShutdown {
     return this.perKey !== undefined;
   }
 
+  /** Whether REDIS_URL is set: limits are then shared by every instance while Redis answers. */
+  get sharedStoreConfigured(): boolean {
+    return this.circuit !== undefined;
+  }
+
+  /** Where the limits are counted now: in Redis (shared by every instance) or in this process. */
+  get store(): 'redis' | 'in_process' {
+    return this.circuit?.shared ? 'redis' : 'in_process';
+  }
+
   /** Takes one request from the key holder's budget: the headers to send, or a 429 once it is spent. */
   async consume(holder: string): Promise<Record<string, string>> {
-    if (!this.perKey) return {};
-    return this.spend(this.perKey, holder, 'Too many requests for this API key');
+    const limit = this.perKey;
+    if (!limit) return {};
+    try {
+      return headers(limit, await this.count(limit, (limiter) => limiter.consume(holder)));
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) throw tooMany(limit, rejection, 'Too many requests for this API key');
+      throw rejection;
+    }
   }
 
   /** 429 when this address has failed to authenticate too often lately. */
   async assertAddressMayAuthenticate(address: string): Promise<void> {
-    if (!this.perAddressFailures) return;
-    const state = await this.perAddressFailures.limiter.get(address).catch(() => null);
-    if (state && state.consumedPoints >= this.perAddressFailures.limiter.points) {
-      throw tooMany(this.perAddressFailures, state, 'Too many failed authentications from this address');
-    }
+    const limit = this.perAddressFailures;
+    if (!limit) return;
+    const state = await this.count(limit, (limiter) => limiter.get(address));
+    if (state && state.consumedPoints >= limit.points) throw tooMany(limit, state, 'Too many failed authentications from this address');
   }
 
   /** Counts a failed authentication; the RateLimit headers of this address's remaining failures, for the 401. */
@@ -76,35 +122,40 @@ export class RateLimits implements OnApplicationShutdown {
     const limit = this.perAddressFailures;
     if (!limit) return {};
     // The failure that spends the budget is still answered 401; the next request from the address gets the 429.
-    return limit.limiter.consume(address).then(
+    return this.count(limit, (limiter) => limiter.consume(address)).then(
       (state) => headers(limit, state),
-      (rejection: unknown) => (rejection instanceof RateLimiterRes ? headers(limit, rejection) : {}),
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) return headers(limit, rejection);
+        throw rejection;
+      },
     );
   }
 
-  private async spend(limit: Limit, key: string, message: string): Promise<Record<string, string>> {
-    try {
-      return headers(limit, await limit.limiter.consume(key));
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw tooMany(limit, rejection, message);
-      // Only reached if even the insurance limiter failed: serve rather than refuse.
-      this.warnAboutRedis(rejection as Error);
-      return {};
+  /**
+   * Runs `use` on the shared counters while the circuit lets it, else on this process's. A call Redis does not answer
+   * (past its budget, or refused) is counted in-process at once; a 429 from Redis is an answer and passes through.
+   */
+  private async count<T>(limit: Limit, use: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T> {
+    if (limit.shared && this.circuit?.shared) {
+      try {
+        const result = await use(limit.shared);
+        this.circuit.answered();
+        return result;
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) {
+          this.circuit.answered();
+          throw rejection;
+        }
+        this.circuit.missed(rejection as Error);
+      }
     }
+    return use(limit.local);
   }
 
   private limit(name: string, points: number, duration: number): Limit {
-    const memory = new RateLimiterMemory({ keyPrefix: name, points, duration });
-    const limiter = this.redis
-      ? new RateLimiterRedis({ storeClient: this.redis, keyPrefix: `petstore:rl:${name}`, points, duration, insuranceLimiter: memory })
-      : memory;
-    return { limiter, name, policy: `"${name}";q=${points};w=${duration}` };
-  }
-
-  private warnAboutRedis(error: Error): void {
-    if (Date.now() - this.lastRedisWarning < 30_000) return;
-    this.lastRedisWarning = Date.now();
-    this.logger.warn(`Redis unavailable (${error.message}); rate limits are counted per instance until it returns`);
+    const local = new RateLimiterMemory({ keyPrefix: name, points, duration });
+    const shared = this.redis ? new RateLimiterRedis({ storeClient: this.redis, keyPrefix: `petstore:rl:${name}`, points, duration }) : undefined;
+    return { local, shared, points, name, policy: `"${name}";q=${points};w=${duration}` };
   }
 }
 

@@ -122,7 +122,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     try {
       do {
         this.pollAgain = false;
-        if (this.stopping || !this.database.ready) return;
+        if (this.stopping || !this.database.serving) return;
         const endpoints = await this.database.run(() => this.outbox.endpoints());
         for (const endpoint of endpoints) await this.claimFor(endpoint, Date.now());
       } while (this.pollAgain);

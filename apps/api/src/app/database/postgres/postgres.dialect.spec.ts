@@ -6,7 +6,32 @@ describe(PostgresDialect.name, () => {
   const connectedWith = async (sut: PostgresDialect) => ({ options: await sut.options() }) as unknown as DataSource;
 
   it('bounds each session on the server and each statement on the client', async () => {
-    expect((await dialect().options()).extra).toEqual({ statement_timeout: 4_000, idle_in_transaction_session_timeout: 8_000, query_timeout: 5_000 });
+    expect((await dialect().options()).extra).toEqual({
+      statement_timeout: 4_000,
+      idle_in_transaction_session_timeout: 8_000,
+      query_timeout: 5_000,
+      Client: expect.any(Function),
+    });
+  });
+
+  it('bounds an operation by the connect and statement timeouts together', () => {
+    expect(dialect().operationDeadlineMs()).toBe(5_000);
+  });
+
+  it('destroys the connection of every client the pool made, and of no other, when asked to evict them', async () => {
+    const sut = dialect();
+    const { Client: PooledClient } = (await sut.options()).extra as { Client: new (config: object) => { connection: { stream: { destroy(): void } } } };
+    const pooled = [new PooledClient({}), new PooledClient({})];
+    const destroyed = pooled.map(({ connection }) => jest.spyOn(connection.stream, 'destroy'));
+    sut.evictConnections();
+    for (const destroy of destroyed) expect(destroy).toHaveBeenCalledTimes(1);
+  });
+
+  it('watches the database with a heartbeat once connected', async () => {
+    const sut = dialect();
+    expect(sut.heartbeat()).toBeUndefined();
+    await sut.options();
+    expect(sut.heartbeat()).toBeDefined();
   });
 
   it('drops the session settings, once, when a pooler refuses them, and keeps the client-side bound', async () => {
@@ -14,7 +39,7 @@ describe(PostgresDialect.name, () => {
     const dataSource = await connectedWith(sut);
     const refused = Object.assign(new Error('unsupported startup parameter: statement_timeout'), { code: '08P01' });
     expect(sut.adaptTo(dataSource, refused)).toMatch(/pooler such as PgBouncer.*DATABASE_STATEMENT_TIMEOUT_MS/);
-    expect(dataSource.options.extra).toEqual({ query_timeout: 5_000 });
+    expect(dataSource.options.extra).toEqual({ query_timeout: 5_000, Client: expect.any(Function) });
     // Nothing left to drop: the next failure is a failure, retried as any other.
     expect(sut.adaptTo(dataSource, refused)).toBeUndefined();
   });

@@ -1,8 +1,10 @@
-import type { Pool } from 'pg';
+import type { Client, ClientConfig, Pool } from 'pg';
 import { type DataSource, type DataSourceOptions, type Migration, MigrationExecutor } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
+import { type Heartbeat, WATCH_TIMING } from '../database-watch';
+import { destroyConnection, PostgresHeartbeat } from './postgres-heartbeat';
 import { SCHEMA_OPTIONS } from '../schema';
 
 type PostgresConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
@@ -19,6 +21,9 @@ const SESSION_SETTINGS = (statementTimeoutMs: number) => ({
 /** A PostgreSQL server, which several instances of the service may share. */
 export class PostgresDialect extends DatabaseDialect {
   readonly kind = 'postgres';
+  /** Every connection the pool has opened and not yet closed, so that they can be dropped at once. */
+  private readonly pooled = new Set<Client>();
+  private driver?: typeof import('pg');
 
   constructor(private readonly config: PostgresConfig) {
     super();
@@ -26,9 +31,19 @@ export class PostgresDialect extends DatabaseDialect {
 
   async options(): Promise<DataSourceOptions> {
     const { statementTimeoutMs } = this.config;
+    const driver = (this.driver = (await import('pg')).default);
+    const pooled = this.pooled;
+    // The pool's connections, known one by one: pg-pool makes them with this class.
+    class PooledClient extends driver.Client {
+      constructor(config?: ClientConfig) {
+        super(config);
+        pooled.add(this);
+        this.once('end', () => pooled.delete(this));
+      }
+    }
     return {
       type: 'postgres',
-      driver: (await import('pg')).default,
+      driver,
       url: this.config.url,
       ...SCHEMA_OPTIONS,
       poolSize: this.config.poolSize,
@@ -38,8 +53,32 @@ export class PostgresDialect extends DatabaseDialect {
         // Bounded on the server and, should the network hang, on the client: no request waits forever.
         ...SESSION_SETTINGS(statementTimeoutMs),
         query_timeout: statementTimeoutMs + 1_000,
+        Client: PooledClient,
       },
     };
+  }
+
+  /** `SELECT 1` on a connection apart from the pool, connecting within the heartbeat's deadline. */
+  override heartbeat(): Heartbeat | undefined {
+    const driver = this.driver;
+    if (!driver) return undefined;
+    return new PostgresHeartbeat(
+      () => new driver.Client({ connectionString: this.config.url, connectionTimeoutMillis: WATCH_TIMING.deadlineMs, application_name: 'petstore-heartbeat' }),
+    );
+  }
+
+  /**
+   * Destroys every pooled connection, in use or idle: on a silent network path they would hang until TCP gives up, and
+   * after it heals a retransmission may take seconds. Queries under way fail at once (503); pg-pool removes each
+   * connection, and the next request opens a fresh one.
+   */
+  override evictConnections(): void {
+    for (const client of this.pooled) destroyConnection(client);
+  }
+
+  /** Waiting for a connection, then its statements: a request gets its 503 by then, whatever the network does. */
+  override operationDeadlineMs(): number {
+    return this.config.connectTimeoutMs + this.config.statementTimeoutMs;
   }
 
   /**

@@ -29,11 +29,14 @@ export abstract class BatchingPetStore extends PetStore {
     super();
   }
 
-  findPage(query: PetPageQuery): Promise<Pet[]> {
+  // Refused before they queue for a lookup: behind one that hangs on a silent database they would wait its deadline.
+  async findPage(query: PetPageQuery): Promise<Pet[]> {
+    this.database.assertServing();
     return this.lookups.findPage(query);
   }
 
-  findById(id: number): Promise<Pet | undefined> {
+  async findById(id: number): Promise<Pet | undefined> {
+    this.database.assertServing();
     return this.lookups.findById(id);
   }
 

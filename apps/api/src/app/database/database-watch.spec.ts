@@ -1,0 +1,69 @@
+import { Logger } from '@nestjs/common';
+import { DatabaseWatch, type Heartbeat } from './database-watch';
+
+describe(DatabaseWatch.name, () => {
+  let beats: Array<{ deadlineMs: number; settle: (error?: Error) => void }>;
+  let heartbeat: Heartbeat;
+  let evictions: number;
+  let sut: DatabaseWatch;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    beats = [];
+    evictions = 0;
+    heartbeat = {
+      beat: (deadlineMs) => new Promise<void>((resolve, reject) => beats.push({ deadlineMs, settle: (error) => (error ? reject(error) : resolve()) })),
+      stop: jest.fn(),
+    };
+    sut = new DatabaseWatch(heartbeat, () => (evictions += 1), { everyMs: 500, deadlineMs: 1_000 });
+    sut.start();
+  });
+  afterEach(() => {
+    sut.stop();
+    jest.restoreAllMocks();
+    jest.useRealTimers();
+  });
+
+  const settleBeat = async (index: number, error?: Error) => {
+    beats[index].settle(error);
+    await jest.advanceTimersByTimeAsync(0);
+  };
+
+  it('beats every interval after the last beat ended, one at a time, with its deadline', async () => {
+    await jest.advanceTimersByTimeAsync(500);
+    expect(beats).toHaveLength(1);
+    expect(beats[0].deadlineMs).toBe(1_000);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(beats).toHaveLength(1);
+    await settleBeat(0);
+    await jest.advanceTimersByTimeAsync(500);
+    expect(beats).toHaveLength(2);
+  });
+
+  it('marks the database unreachable at the first unanswered beat, evicts the pool once, and recovers at the first answer', async () => {
+    await jest.advanceTimersByTimeAsync(500);
+    await settleBeat(0, new Error('no answer to a heartbeat within 1000 ms'));
+    expect(sut.reachable).toBe(false);
+    expect(evictions).toBe(1);
+    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.stringContaining('no answer to a heartbeat within 1000 ms'));
+
+    await jest.advanceTimersByTimeAsync(500);
+    await settleBeat(1, new Error('Connection terminated due to connection timeout'));
+    expect(evictions).toBe(1);
+    expect(Logger.prototype.warn).toHaveBeenCalledTimes(1);
+
+    await jest.advanceTimersByTimeAsync(500);
+    await settleBeat(2);
+    expect(sut.reachable).toBe(true);
+    expect(Logger.prototype.log).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops beating and closes the heartbeat when stopped', async () => {
+    sut.stop();
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(beats).toHaveLength(0);
+    expect(heartbeat.stop).toHaveBeenCalled();
+  });
+});

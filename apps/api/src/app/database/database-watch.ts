@@ -1,0 +1,72 @@
+import { Logger } from '@nestjs/common';
+
+/** One check that a database answers, on a connection of its own; rejects when it does not within the deadline. */
+export interface Heartbeat {
+  beat(deadlineMs: number): Promise<void>;
+  /** Closes its connection, without waiting on a server that may not answer. */
+  stop(): void;
+}
+
+/** How often the database is asked, and how long an answer may take before it counts as unreachable. */
+export interface WatchTiming {
+  everyMs: number;
+  deadlineMs: number;
+}
+
+/** A silent database is known within everyMs + deadlineMs: readiness is promised red within about 2 s (docs/operations.md). */
+export const WATCH_TIMING: WatchTiming = { everyMs: 500, deadlineMs: 1_000 };
+
+/**
+ * Watches a database reached over the network, so that a silent one (packets dropped, no reset) is known within a
+ * second or two rather than when every request has timed out. A heartbeat runs on a connection of its own, one at a
+ * time; one that is not answered within its deadline marks the database unreachable, which makes operations answer
+ * 503 at once and drops the pool's connections (`onUnreachable`); the next heartbeat that is answered marks it
+ * reachable again. Logged once per change.
+ */
+export class DatabaseWatch {
+  private readonly logger = new Logger('Database');
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  /** False from a heartbeat that went unanswered until one is answered. */
+  reachable = true;
+
+  constructor(
+    private readonly heartbeat: Heartbeat,
+    private readonly onUnreachable: () => void,
+    private readonly timing: WatchTiming = WATCH_TIMING,
+  ) {}
+
+  start(): void {
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.heartbeat.stop();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.beat(), this.timing.everyMs);
+    this.timer.unref();
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await this.heartbeat.beat(this.timing.deadlineMs);
+      if (!this.reachable && !this.stopped) {
+        this.reachable = true;
+        this.logger.log('Database reachable again; serving');
+      }
+    } catch (error) {
+      if (this.reachable && !this.stopped) {
+        this.reachable = false;
+        this.logger.warn(`Database unreachable (${(error as Error).message}); answering 503 at once until it answers again`);
+        this.onUnreachable();
+      }
+    } finally {
+      this.schedule();
+    }
+  }
+}

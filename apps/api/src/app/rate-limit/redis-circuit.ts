@@ -1,0 +1,69 @@
+/** When the circuit opens and closes, and what a probe does in between. */
+export interface RedisCircuitOptions {
+  /** Misses in a row (a command past its budget, or refused) that open the circuit. */
+  missesToOpen: number;
+  /** Pause between probes while open; one probe at a time. */
+  probeEveryMs: number;
+  /** Asks Redis whether it answers again (a PING within the command budget); rejects if not. */
+  probe: () => Promise<unknown>;
+  /** Called once per change, never per call: the place to log and to drop a connection that went silent. */
+  onChange: (shared: boolean, reason: string) => void;
+}
+
+/**
+ * Whether the rate limits may ask Redis now. A silent Redis costs each call at most its budget (the client's command
+ * timeout); after a few misses in a row the circuit opens and calls stop asking Redis at all (limits are counted
+ * in-process), while one probe at a time checks whether it answers again. The first probe that answers closes it.
+ */
+export class RedisCircuit {
+  private misses = 0;
+  private open = false;
+  private probeTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(private readonly options: RedisCircuitOptions) {}
+
+  /** True while limits are counted in Redis (shared by every instance). */
+  get shared(): boolean {
+    return !this.open;
+  }
+
+  /** Redis answered a call (a 429 is an answer too). */
+  answered(): void {
+    this.misses = 0;
+  }
+
+  /** Redis did not answer a call within its budget, or refused it. */
+  missed(error: Error): void {
+    if (this.open) return;
+    this.misses += 1;
+    if (this.misses < this.options.missesToOpen) return;
+    this.open = true;
+    this.options.onChange(false, `${this.misses} calls in a row failed, the last: ${error.message}`);
+    this.scheduleProbe();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.probeTimer);
+  }
+
+  private scheduleProbe(): void {
+    if (this.stopped) return;
+    this.probeTimer = setTimeout(() => void this.probe(), this.options.probeEveryMs);
+    this.probeTimer.unref();
+  }
+
+  private async probe(): Promise<void> {
+    try {
+      await this.options.probe();
+    } catch {
+      this.scheduleProbe();
+      return;
+    }
+    if (this.stopped) return;
+    this.open = false;
+    this.misses = 0;
+    this.options.onChange(true, 'a probe answered');
+  }
+}

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer, TcpRelay } from '@petstore/testing';
+import { offerAtRate, quantile, type Sample } from '../support/open-loop';
+import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+// PostgreSQL goes silent (packets dropped, no reset) under a steady offer of creates and lists, then comes back. No
+// request may wait for the heal: each is answered within the configured timeouts, with 503 at once once the service
+// knows; readiness turns red; requests sent a little after the heal succeed; and every create is stored exactly once.
+
+const CONNECT_TIMEOUT_MS = 1_000;
+const STATEMENT_TIMEOUT_MS = 2_000;
+const CALM_MS = 2_000;
+const CUT_MS = 10_000;
+const AFTER_MS = 6_000;
+/** What busy CI machines add to the bounds below; the promises are tighter (docs/operations.md). */
+const SLACK_MS = 2_000;
+
+interface Create {
+  name: string;
+  key: string;
+  id?: number;
+}
+
+/** Where the partition is, relative to the service. */
+interface Topology {
+  /** The DATABASE_URL the service gets. */
+  url: string;
+  relay: TcpRelay;
+  stop(): Promise<void>;
+}
+
+/** service -> relay -> the test database (PostgreSQL, or the PgBouncer of the PgBouncer leg). */
+async function relayToDatabase(database: TestDatabase): Promise<Topology> {
+  const url = new URL(database.url);
+  const relay = new TcpRelay(await freePort(), { host: url.hostname, port: Number(url.port || 5432) });
+  await relay.start();
+  url.hostname = '127.0.0.1';
+  url.port = String(relay.port);
+  return { url: url.href, relay, stop: () => relay.stop() };
+}
+
+/** service -> a PgBouncer of the test's own -> relay -> PostgreSQL: the cut behind the pooler. */
+async function relayBehindPgBouncer(database: TestDatabase): Promise<Topology> {
+  const url = new URL(database.url);
+  const relay = new TcpRelay(await freePort(), { host: url.hostname, port: Number(url.port || 5432) });
+  await relay.start();
+  const bouncer: RunningPgBouncer = await startPgBouncer({ host: '127.0.0.1', port: relay.port }, await freePort());
+  return {
+    url: `${bouncer.origin}${url.pathname}`,
+    relay,
+    stop: async () => {
+      await relay.stop();
+      await bouncer.stop();
+    },
+  };
+}
+
+describe('PostgreSQL partitioned', () => {
+  let database: TestDatabase;
+  let topology: Topology | undefined;
+  let sut: TestApp | undefined;
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await topology?.stop();
+    await sut?.close();
+    sut = topology = undefined;
+    await database.drop();
+  });
+
+  const partitionUnderLoad = async (place: string, connect: (database: TestDatabase) => Promise<Topology>) => {
+    topology = await connect(database);
+    const { relay } = topology;
+    const app = (sut = await startApp({
+      database,
+      env: { DATABASE_URL: topology.url, DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS), DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) },
+    }));
+    const creates: Create[] = [];
+    const send = async (path: string, init: RequestInit = {}) => {
+      const response = await fetch(`${app.origin}${path}`, { ...init, signal: AbortSignal.timeout(60_000) });
+      const body = (await response.json()) as { id?: number; code?: string };
+      return { status: response.status, detail: { body, retryAfter: response.headers.get('retry-after') } };
+    };
+    const create = (entry: Create) =>
+      send('/v1/pets', { method: 'POST', headers: { ...JSON_AUTH, 'idempotency-key': entry.key }, body: JSON.stringify({ name: entry.name, categoryId: 1 }) });
+
+    // Readiness, asked every 100 ms: when it first turned red after the cut, and green after the heal.
+    let cutAt = Infinity;
+    let healedAt = Infinity;
+    let redAt: number | undefined;
+    let stopProbing = false;
+    const started = performance.now();
+    const probing = (async () => {
+      while (!stopProbing) {
+        const status = await fetch(`${app.origin}/health/ready`, { signal: AbortSignal.timeout(60_000) }).then((r) => r.status, () => 0);
+        const at = performance.now() - started;
+        if (status !== 200 && at > cutAt && redAt === undefined) redAt = at;
+        await sleep(100);
+      }
+    })();
+
+    const load = offerAtRate(40, (elapsed) => elapsed >= CALM_MS + CUT_MS + AFTER_MS, (index) => {
+      if (index % 2 === 1) return send('/v1/pets?limit=5', { headers: AUTH });
+      const entry: Create = { name: `partition-${randomUUID()}`, key: randomUUID() };
+      creates.push(entry);
+      return create(entry).then((answer) => {
+        if (answer.status === 201) entry.id = answer.detail.body.id;
+        return answer;
+      });
+    });
+    await sleep(CALM_MS);
+    const mode = relay.silence();
+    cutAt = performance.now() - started;
+    await sleep(CUT_MS);
+    relay.heal();
+    healedAt = performance.now() - started;
+    const samples = await load;
+    stopProbing = true;
+    await probing;
+
+    // The load's clock started a moment after the probe's; near enough for bounds of seconds.
+    const during = samples.filter(({ sentAt }) => sentAt >= cutAt && sentAt < healedAt);
+    const knownAt = (redAt ?? Infinity) + 500;
+    const known = samples.filter(({ sentAt }) => sentAt >= knownAt && sentAt < healedAt - 1_000);
+    const later = samples.filter(({ sentAt }) => sentAt >= healedAt + 2_000 + SLACK_MS / 2);
+    const ms = (list: Array<Sample<unknown>>) => list.map((sample) => sample.ms);
+    process.stderr.write(
+      `PostgreSQL silent (${place}, ${mode}) for ${CUT_MS / 1000} s at 40 requests/s: readiness red after ${((redAt ?? NaN) - cutAt).toFixed(0)} ms; ` +
+        `during the cut ${during.filter((s) => s.status === 503).length} x 503, slowest ${Math.max(...ms(during)).toFixed(0)} ms; ` +
+        `once known p50 ${quantile(ms(known), 0.5).toFixed(1)} ms, slowest ${Math.max(...ms(known)).toFixed(0)} ms; ` +
+        `from 2 s after the heal ${later.filter((s) => s.status < 300).length}/${later.length} served\n`,
+    );
+
+    // Every request answered (none waited for the heal, nor for its own 60 s deadline), 2xx or the Error 503.
+    for (const sample of samples) {
+      expect([200, 201, 503]).toContain(sample.status);
+      if (sample.status === 503) expect(sample.detail).toEqual({ body: expect.objectContaining({ code: 'service_unavailable' }), retryAfter: '1' });
+    }
+    expect(Math.max(...ms(samples))).toBeLessThan(CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 1_000 + SLACK_MS);
+    expect((redAt ?? Infinity) - cutAt).toBeLessThan(2_000 + SLACK_MS);
+    expect(known.length).toBeGreaterThan(100);
+    for (const sample of known) {
+      expect(sample.status).toBe(503);
+      expect(sample.ms).toBeLessThan(CONNECT_TIMEOUT_MS);
+    }
+    expect(later.length).toBeGreaterThan(40);
+    for (const sample of later) expect(sample.status).toBeLessThan(300);
+
+    // A create whose answer was lost is retried with its key: stored once, and every acknowledged create is stored.
+    for (const entry of creates.filter(({ id }) => id === undefined)) {
+      const answer = await create(entry);
+      expect(answer.status).toBe(201);
+      entry.id = answer.detail.body.id;
+    }
+    const stored = new Map<string, number[]>();
+    for (const pet of await app.storedPets()) stored.set(pet.name, [...(stored.get(pet.name) ?? []), pet.id]);
+    for (const entry of creates) expect({ name: entry.name, ids: stored.get(entry.name) }).toEqual({ name: entry.name, ids: [entry.id] });
+  };
+
+  it('answers within the timeouts, 503 at once once known, and serves again soon after the heal (service to database)', async () => {
+    await partitionUnderLoad(process.env.PETSTORE_TEST_VIA_PGBOUNCER === 'true' ? 'between the service and PgBouncer' : 'between the service and PostgreSQL', relayToDatabase);
+  }, 120_000);
+
+  // The PgBouncer leg's own PgBouncer is shared by every test: the cut behind a pooler gets one of its own, once.
+  const behindPgBouncer = process.env.PETSTORE_TEST_VIA_PGBOUNCER === 'true' ? it.skip : pgbouncerInstalled() || process.env.CI === 'true' ? it : it.skip;
+  if (!pgbouncerInstalled() && process.env.CI !== 'true') process.stderr.write('SKIPPED the partition behind PgBouncer: pgbouncer is not installed\n');
+  behindPgBouncer('does the same when the cut is behind PgBouncer', async () => {
+    await partitionUnderLoad('between PgBouncer and PostgreSQL', relayBehindPgBouncer);
+  }, 120_000);
+});

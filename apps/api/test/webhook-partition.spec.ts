@@ -1,0 +1,78 @@
+import { DataSource } from 'typeorm';
+import { freePort, startWebhookReceiver, TcpRelay, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
+import { WebhookEndpointStore } from '../src/app/webhooks/webhook-endpoint.store';
+import { offerAtRate, quantile, type Sample } from './support/open-loop';
+import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
+
+// A webhook receiver goes silent (packets dropped, no reset): each attempt ends at WEBHOOK_TIMEOUT_MS and is retried
+// on the schedule, the API's latency does not move meanwhile, and every event arrives once the receiver is back.
+
+const TIMEOUT_MS = 1_000;
+const EVENTS = 5;
+
+describe('Webhooks to a receiver that goes silent', () => {
+  let receiver: WebhookReceiver;
+  let relay: TcpRelay;
+  let sut: TestApp;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    relay = new TcpRelay(await freePort(), { host: '127.0.0.1', port: Number(new URL(receiver.url).port) });
+    await relay.start();
+    sut = await startApp({ env: { ...WEBHOOK_RECEIVER_ENV, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1,1,1,1,1,1' } });
+    const url = new URL(receiver.url);
+    url.port = String(relay.port);
+    await new WebhookEndpointStore(sut.app.get(DataSource)).add(url.href, ['pet.created']);
+  });
+  afterAll(async () => {
+    await relay.stop();
+    await sut.close();
+    await receiver.close();
+  });
+
+  const list = async () => {
+    const response = await fetch(`${sut.origin}/v1/pets?limit=5`, { headers: AUTH, signal: AbortSignal.timeout(30_000) });
+    await response.arrayBuffer();
+    return { status: response.status };
+  };
+  const latencies = (samples: Array<Sample<unknown>>) => samples.map(({ ms }) => ms);
+  const attempts = () =>
+    sut.app
+      .get(DataSource)
+      .query('SELECT message_id AS "messageId", attempt, error, duration_ms AS "durationMs" FROM webhook_attempts ORDER BY id') as Promise<
+      Array<{ messageId: number; attempt: number; error: string | null; durationMs: number }>
+    >;
+
+  it('ends each attempt at its timeout, retries on the schedule, keeps the API at its latency, and delivers after the heal', async () => {
+    const calm = await offerAtRate(40, (elapsed) => elapsed >= 2_000, list);
+    const mode = relay.silence();
+    for (let i = 0; i < EVENTS; i += 1) {
+      const response = await fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name: `Silent ${i}`, categoryId: 1 }) });
+      expect(response.status).toBe(201);
+    }
+    const cut = await offerAtRate(40, (elapsed) => elapsed >= 5_000, list);
+    const during = await attempts();
+    relay.heal();
+
+    for (const sample of [...calm, ...cut]) expect(sample.status).toBe(200);
+    const [calmP50, cutP50, cutMax] = [quantile(latencies(calm), 0.5), quantile(latencies(cut), 0.5), Math.max(...latencies(cut))];
+    process.stderr.write(
+      `Webhook receiver silent (${mode}) for 5 s: ${during.length} attempts, each ${Math.min(...during.map((a) => a.durationMs))}-` +
+        `${Math.max(...during.map((a) => a.durationMs))} ms; API p50 ${calmP50.toFixed(1)} -> ${cutP50.toFixed(1)} ms, slowest ${cutMax.toFixed(0)} ms\n`,
+    );
+    // Every message tried again after its timed-out attempt, each attempt ended by its deadline (not by the heal).
+    const messages = new Set(during.map(({ messageId }) => messageId));
+    expect(messages.size).toBe(EVENTS);
+    for (const messageId of messages) expect(during.filter((a) => a.messageId === messageId).length).toBeGreaterThanOrEqual(2);
+    for (const attempt of during) {
+      expect(attempt.error).toBe(`timeout after ${TIMEOUT_MS} ms`);
+      expect(attempt.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS + 2_000);
+    }
+    expect(cutP50 - calmP50).toBeLessThan(100);
+    expect(cutMax).toBeLessThan(2_000);
+
+    expect(await receiver.waitFor(() => receiver.counts().delivered >= EVENTS, 60_000)).toBe(true);
+    expect(new Set(receiver.delivered().map(({ webhookId }) => webhookId)).size).toBe(EVENTS);
+  }, 120_000);
+});

@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+
+let usable: boolean | undefined;
+
+/** Whether this process may add iptables rules: root, with the command installed (`.ci/run` installs it). */
+export function iptablesUsable(): boolean {
+  if (usable === undefined) {
+    try {
+      execFileSync('iptables', ['-S', 'INPUT'], { stdio: 'ignore' });
+      usable = true;
+    } catch {
+      usable = false;
+    }
+  }
+  return usable;
+}
+
+/**
+ * Black-holes a TCP port on loopback, both ways, as a dead host or a changed route would: SYNs and segments dropped,
+ * no reset, so that connections hang rather than fail. Returns the heal, after which TCP retransmits on its own
+ * schedule. Use it on a port only the test uses (a relay's, a private server's, an instance's): others would hang too.
+ */
+export function blackHole(port: number): () => void {
+  const rules = [
+    ['INPUT', '-i', 'lo', '-p', 'tcp', '--dport', String(port), '-j', 'DROP'],
+    ['INPUT', '-i', 'lo', '-p', 'tcp', '--sport', String(port), '-j', 'DROP'],
+  ];
+  for (const rule of rules) execFileSync('iptables', ['-I', ...rule]);
+  let healed = false;
+  return () => {
+    if (healed) return;
+    healed = true;
+    for (const rule of rules) execFileSync('iptables', ['-D', ...rule]);
+  };
+}
