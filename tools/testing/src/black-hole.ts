@@ -6,7 +6,7 @@ let usable: boolean | undefined;
 export function iptablesUsable(): boolean {
   if (usable === undefined) {
     try {
-      execFileSync('iptables', ['-S', 'INPUT'], { stdio: 'ignore' });
+      execFileSync('iptables', ['-w', '-S', 'INPUT'], { stdio: 'ignore' });
       usable = true;
     } catch {
       usable = false;
@@ -25,11 +25,15 @@ export function blackHole(port: number): () => void {
     ['INPUT', '-i', 'lo', '-p', 'tcp', '--dport', String(port), '-j', 'DROP'],
     ['INPUT', '-i', 'lo', '-p', 'tcp', '--sport', String(port), '-j', 'DROP'],
   ];
-  for (const rule of rules) execFileSync('iptables', ['-I', ...rule]);
+  for (const rule of rules) execFileSync('iptables', ['-w', '-I', ...rule]);
   let healed = false;
-  return () => {
+  const heal = () => {
     if (healed) return;
     healed = true;
-    for (const rule of rules) execFileSync('iptables', ['-D', ...rule]);
+    process.off('exit', heal);
+    for (const rule of rules) execFileSync('iptables', ['-w', '-D', ...rule]);
   };
+  // A test that fails mid-cut must not leave a later test, given the same port, talking into a hole.
+  process.once('exit', heal);
+  return heal;
 }
