@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { DatabaseDialect } from './database-dialect';
 import { isDatabaseUnavailable, serviceUnavailable } from './database-failure';
 import { DatabaseWatch } from './database-watch';
-import { withDeadline } from './deadline';
+import { withDeadline } from '../timing/deadline';
 
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000];
 

@@ -4,6 +4,7 @@ import type Redis from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/app-config';
 import { ApiException } from '../errors/api.exception';
+import { withDeadline } from '../timing/deadline';
 import { RedisCircuit } from './redis-circuit';
 
 /** Length in seconds of each limit's window; `Retry-After` never exceeds the longest. */
@@ -41,18 +42,22 @@ export class RateLimits implements OnApplicationShutdown {
   static async create(config: ConfigService<AppConfig, true>): Promise<RateLimits> {
     const redisUrl = config.get('redisUrl', { infer: true });
     const { default: Redis } = redisUrl ? await import('ioredis') : { default: undefined };
-    // Nothing waits for Redis: no queue while disconnected, and a command unanswered within the budget fails.
-    const redis =
-      Redis && redisUrl
-        ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000, commandTimeout: config.get('redisTimeoutMs', { infer: true }) })
-        : undefined;
-    return new RateLimits(config.get('rateLimitRps', { infer: true }), config.get('authFailuresPerMinute', { infer: true }), redis);
+    // Nothing queues while disconnected: the call fails at once and is counted in-process.
+    const redis = Redis && redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000 }) : undefined;
+    return new RateLimits(
+      config.get('rateLimitRps', { infer: true }),
+      config.get('authFailuresPerMinute', { infer: true }),
+      redis,
+      config.get('redisTimeoutMs', { infer: true }),
+    );
   }
 
   constructor(
     rps: number,
     failuresPerMinute: number,
     private readonly redis?: Redis,
+    /** Each call's budget in Redis (RATE_LIMIT_REDIS_TIMEOUT_MS). */
+    private readonly redisBudgetMs = 50,
   ) {
     if (redis) {
       // Every failed reconnection emits an error; the circuit says what matters, once per change.
@@ -60,7 +65,7 @@ export class RateLimits implements OnApplicationShutdown {
       this.circuit = new RedisCircuit({
         missesToOpen: REDIS_MISSES_TO_OPEN,
         probeEveryMs: REDIS_PROBE_EVERY_MS,
-        probe: () => redis.ping(),
+        probe: () => this.withinBudget(redis.ping()),
         onChange: (shared, reason) => {
           if (shared) {
             this.logger.log(`Redis answers again (${reason}); rate limits are shared by every instance again`);
@@ -138,7 +143,7 @@ export class RateLimits implements OnApplicationShutdown {
   private async count<T>(limit: Limit, use: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T> {
     if (limit.shared && this.circuit?.shared) {
       try {
-        const result = await use(limit.shared);
+        const result = await this.withinBudget(use(limit.shared));
         this.circuit.answered();
         return result;
       } catch (rejection) {
@@ -150,6 +155,14 @@ export class RateLimits implements OnApplicationShutdown {
       }
     }
     return use(limit.local);
+  }
+
+  /**
+   * The budget as a deadline of our own rather than ioredis's commandTimeout, whose timer fires before a reply already
+   * read off the socket is handled when the event loop was busy: under load, that took answered calls for misses.
+   */
+  private withinBudget<T>(call: Promise<T>): Promise<T> {
+    return withDeadline(call, this.redisBudgetMs, () => new Error(`no answer from Redis within ${this.redisBudgetMs} ms`));
   }
 
   private limit(name: string, points: number, duration: number): Limit {

@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { withDeadline } from '../deadline';
+import { withDeadline } from '../../timing/deadline';
 import type { Heartbeat } from '../database-watch';
 
 /** pg's socket; pg-pool reaches it the same way to abandon a connection that cannot even say goodbye. */
