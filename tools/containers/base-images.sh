@@ -12,7 +12,7 @@ root_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root_dir/tools/containers/podman-env.sh"
 ensure_podman
 
-NODE_VERSION=${NODE_VERSION:-24.21.0}
+NODE_VERSION=${NODE_VERSION:-$(tr -d " v\r\n" < "$root_dir/.nvmrc")}
 DEBIAN_IMAGE=docker.io/library/debian:bookworm-slim
 NODE_IMAGE=docker.io/library/node:24-bookworm-slim
 
