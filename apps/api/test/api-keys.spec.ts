@@ -6,6 +6,9 @@ import { expectError } from './support/assertions';
 import { AUTH, startApp, type TestApp } from './support/test-app';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
 
+/** Long enough for any machine: this suite checks that refusal reaches every instance, not how fast (see below). */
+const GENEROUSLY_MS = 30_000;
+
 // Keys issued into the database (as `npm run keys -- create` does) alongside the keys of API_KEYS.
 describe('stored API keys', () => {
   let database: TestDatabase;
@@ -41,14 +44,16 @@ describe('stored API keys', () => {
     expect(row.lastUsedAt).toEqual(expect.any(Number));
   });
 
-  it('refuses a revoked key within 5 seconds on every instance', async () => {
+  // The promise (refused within 2 s, docs/api.md) is KEY_CACHE_MS, pinned on an injected clock in
+  // api-keys.service.spec.ts; here, generously, that it happens on every instance and stays so.
+  it('refuses a revoked key on every instance', async () => {
     const { key, record } = await store.issue('to revoke', null);
     for (const sut of instances) expect((await list(sut, key)).status).toBe(200);
     await store.revoke(String(record.id));
     const revokedAt = Date.now();
     for (const sut of instances) {
       while ((await list(sut, key)).status === 200) {
-        expect(Date.now() - revokedAt).toBeLessThan(5_000);
+        expect(Date.now() - revokedAt).toBeLessThan(GENEROUSLY_MS);
         await sleep(100);
       }
       await expectError(await list(sut, key), 401, 'unauthorized');
@@ -75,7 +80,7 @@ describe('stored API keys', () => {
     const expiresAt = rotation.replaced.expiresAt as number;
     for (const sut of instances) {
       while ((await list(sut, old.key)).status === 200) {
-        expect(Date.now() - expiresAt).toBeLessThan(2_000 + 500);
+        expect(Date.now() - expiresAt).toBeLessThan(GENEROUSLY_MS);
         await sleep(50);
       }
       expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);

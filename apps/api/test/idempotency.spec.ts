@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { IdempotencyKeyPurge } from '../src/app/pets/idempotency/idempotency-key-purge';
@@ -6,6 +5,7 @@ import { expectError } from './support/assertions';
 import { rawRequest } from './support/raw-http';
 import { JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';
 import { holdWriteLock } from './support/test-database';
+import { batchesBegun, until } from './support/until';
 
 const OTHER_KEY = 'pk_other_canary_9d2e7a41c3b85f60';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -69,8 +69,10 @@ describe('createPet with an Idempotency-Key', () => {
     const release = await holdWriteLock(sut.database);
     let first: Promise<Response>;
     try {
+      const begun = await batchesBegun(sut);
       first = create({ name: 'Slow', categoryId: 1 }, key);
-      await sleep(300);
+      // The first is being committed (and waits on the lock): the retry now meets it under way.
+      await until(() => batchesBegun(sut), (count) => count > begun, 'the first create begun');
       const retry = await create({ name: 'Slow', categoryId: 1 }, key);
       await expectError(retry, 409, 'idempotency_key_in_use');
       expect(retry.headers.get('retry-after')).toBe('1');

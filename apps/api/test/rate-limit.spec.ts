@@ -34,10 +34,30 @@ async function offer(instances: TestApp[], key: string, limit: number, seconds: 
   return { accepted, due, offered, ceiling: limit * seconds };
 }
 
-/** Accepted within 10% of what was due (the limit where it was reached), and never 10% over the limit. */
-function expectWithinTenPercent({ accepted, due, ceiling }: Awaited<ReturnType<typeof offer>>) {
+/**
+ * Accepted within 10% of what was due (the limit where it was reached), and never 10% over the limit; judged only on
+ * a run that offered at least twice the limit in every window, where a limit per instance would have let through
+ * twice as many as a shared one.
+ */
+function expectWithinTenPercent({ accepted, due, ceiling, offered }: Awaited<ReturnType<typeof offer>>, limit: number) {
+  expect(Math.min(...offered)).toBeGreaterThanOrEqual(limit * 2);
   expect(accepted).toBeGreaterThanOrEqual(Math.floor(due * 0.9));
   expect(accepted).toBeLessThanOrEqual(Math.ceil(ceiling * 1.1));
+}
+
+/**
+ * `count` requests at once, as a burst that fits in one of the limiter's windows: the window opens at the first
+ * request's consume, so a burst answered within a second of its start was counted in one window. A burst a busy
+ * machine stretched past that proves nothing, and is sent again once its windows have passed.
+ */
+async function burstInOneWindow(send: () => Promise<Response>, count: number): Promise<Response[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    const started = performance.now();
+    const responses = await Promise.all(Array.from({ length: count }, send));
+    if (performance.now() - started < 1_000) return responses;
+    if (attempt === 10) throw new Error(`no burst of ${count} requests was answered within one second in ${attempt} attempts`);
+    await sleep(2_100);
+  }
 }
 
 describe('rate limits', () => {
@@ -49,7 +69,7 @@ describe('rate limits', () => {
     afterAll(() => sut.close());
 
     it('answers 429 rate_limited with Retry-After and RateLimit fields once the second is spent, never throttling another key', async () => {
-      const responses = await Promise.all(Array.from({ length: 15 }, () => get(sut)));
+      const responses = await burstInOneWindow(() => get(sut), 15);
       const statuses = responses.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 200)).toHaveLength(10);
       const limited = responses.find((r) => r.status === 429) as Response;
@@ -84,7 +104,7 @@ describe('rate limits', () => {
 
     it('holds the accepted rate within 10% of the limit under sustained load', async () => {
       await sleep(1_100);
-      expectWithinTenPercent(await offer([sut], TEST_KEY, 10, 3));
+      expectWithinTenPercent(await offer([sut], TEST_KEY, 10, 3), 10);
     });
   });
 
@@ -152,7 +172,7 @@ describe('rate limits', () => {
       const env = { RATE_LIMIT_RPS: '20', REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_REDIS_TIMEOUT_MS: '2000', API_KEYS: key };
       const instances = [await startApp({ database, env }), await startApp({ database, env })];
       try {
-        expectWithinTenPercent(await offer(instances, key, 20, 3));
+        expectWithinTenPercent(await offer(instances, key, 20, 3), 20);
       } finally {
         for (const sut of instances) await sut.close();
         await database.drop();
@@ -162,7 +182,7 @@ describe('rate limits', () => {
     it('falls back to per-instance limits, and keeps serving, when Redis is unreachable', async () => {
       const sut = await startApp({ env: { RATE_LIMIT_RPS: '5', REDIS_URL: `redis://127.0.0.1:${await freePort()}` } });
       try {
-        const statuses = (await Promise.all(Array.from({ length: 8 }, () => get(sut)))).map((r) => r.status);
+        const statuses = (await burstInOneWindow(() => get(sut), 8)).map((r) => r.status);
         expect(statuses.filter((s) => s === 200)).toHaveLength(5);
         expect(statuses.filter((s) => s === 429)).toHaveLength(3);
       } finally {

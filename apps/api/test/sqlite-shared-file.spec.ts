@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../src/app/database/database-connection';
@@ -6,6 +5,7 @@ import { migrations } from '../src/app/database/migrations';
 import { expectError } from './support/assertions';
 import { JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { createTestDatabase, holdWriteLock, TEST_DATABASE, type TestDatabase } from './support/test-database';
+import { batchesBegun, createsWaiting, until } from './support/until';
 
 const create = (app: TestApp, name: string, key?: string) =>
   fetch(`${app.origin}/v1/pets`, {
@@ -51,8 +51,10 @@ const create = (app: TestApp, name: string, key?: string) =>
     apps = [await startApp({ database }), await startApp({ database })];
     // Held so that both creates wait for the file together: neither can see the other's key before it asks.
     const release = await holdWriteLock(database);
+    const begun = await Promise.all(apps.map(batchesBegun));
     const answers = apps.map((app) => create(app, 'Shared', 'shared-key'));
-    await sleep(300);
+    // Each create is in a batch of its process, waiting for the file.
+    await Promise.all(apps.map((app, index) => until(() => batchesBegun(app), (count) => count > begun[index], 'both creates begun')));
     await release();
     const [first, second] = await Promise.all(answers);
     expect([first.status, second.status]).toEqual([201, 201]);
@@ -68,10 +70,11 @@ const create = (app: TestApp, name: string, key?: string) =>
 
     const release = await holdWriteLock(database);
     // The first create takes the writer and waits for the lock; those after it gather into the next batch.
+    const begun = await batchesBegun(app);
     const blocked = create(app, 'Blocked');
-    await sleep(100);
+    await until(() => batchesBegun(app), (count) => count > begun, 'the blocked create begun');
     const batch = [create(app, 'Twin', 'twin-key'), create(app, 'Twin', 'twin-key'), create(app, 'Stored', 'stored-key')];
-    await sleep(300);
+    await until(() => createsWaiting(app), (waiting) => waiting === 3, 'three creates gathered for the next batch');
     await release();
 
     expect((await blocked).status).toBe(201);

@@ -1,10 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { migrations } from '../../src/app/database/migrations';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
 import { expectError } from '../support/assertions';
 import { createTestDatabase, holdWriteLock, type TestDatabase } from '../support/test-database';
+import { until } from '../support/until';
+
+/** Sessions of this database whose batch insert of pets waits on a lock. */
+const WAITING_INSERTS = `SELECT count(*) AS waiting FROM pg_stat_activity
+                         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'WITH new_pets%'`;
 
 // Several stateless instances serving one PostgreSQL database.
 describe('two instances on one PostgreSQL database', () => {
@@ -91,7 +95,13 @@ describe('two instances on one PostgreSQL database', () => {
       let first: Promise<Response>;
       try {
         first = createWithKey(instances[0], key, 'Busy');
-        await sleep(300);
+        // Its transaction holds the key's advisory lock once its insert waits on the table lock: then, and not by a
+        // guess of time, is the first create under way for the other instances.
+        await until(
+          () => instances[2].app.get(DataSource).query(WAITING_INSERTS) as Promise<Array<{ waiting: string }>>,
+          ([{ waiting }]) => Number(waiting) > 0,
+          "the first create's insert waiting on the lock",
+        );
         await expectError(await createWithKey(instances[1], key, 'Busy'), 409, 'idempotency_key_in_use');
       } finally {
         await release();

@@ -19,6 +19,11 @@ export class GroupCommit<T, R> {
   /** @param write commits the items together and resolves to one result per item, in their order. */
   constructor(private readonly write: (items: T[]) => Promise<R[]>) {}
 
+  /** Items gathered for the next write while one is being written. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   /** Resolves to the item's result once its batch is durable. */
   add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {

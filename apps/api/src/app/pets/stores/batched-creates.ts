@@ -51,6 +51,11 @@ export class BatchedCreates {
     });
   }
 
+  /** Creates gathered for the next batch while one is being committed. */
+  get waiting(): number {
+    return this.groupCommit.waitingCount;
+  }
+
   /** Resolves once the pet is committed. */
   async create(pet: PetToCreate): Promise<Pet> {
     const result = await this.groupCommit.add({ pet });

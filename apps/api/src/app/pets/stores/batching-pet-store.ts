@@ -27,6 +27,7 @@ export abstract class BatchingPetStore extends PetStore {
     private readonly metrics: Metrics,
   ) {
     super();
+    metrics.gauge('petstore_group_commit_waiting', 'Creates gathered for the next group commit while one is being written.', () => this.creates.waiting);
   }
 
   // Refused before they queue for a lookup: behind one that hangs on a silent database they would wait its deadline.
