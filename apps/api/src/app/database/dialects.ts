@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../config/app-config';
+import type { DatabaseKind } from './database-kind';
 import { PostgresDialect } from './postgres/postgres.dialect';
 import { SqliteDialect } from './sqlite/sqlite.dialect';
 
@@ -8,7 +9,12 @@ import { SqliteDialect } from './sqlite/sqlite.dialect';
  * handled there.
  */
 export type Dialect = SqliteDialect | PostgresDialect;
-export type DatabaseKind = Dialect['kind'];
+
+// The dialects' kinds are exactly the databases per-database values are keyed by: a dialect added here without its
+// kind in DatabaseKind (or the reverse) does not compile.
+type SameKinds = [Dialect['kind']] extends [DatabaseKind] ? ([DatabaseKind] extends [Dialect['kind']] ? true : false) : false;
+const sameKinds: SameKinds = true;
+void sameKinds;
 
 /** The one choice of the dialect, from the configuration. */
 export function dialectFor(database: DatabaseConfig): Dialect {

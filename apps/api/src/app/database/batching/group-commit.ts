@@ -8,9 +8,9 @@ interface Waiting<T, R> {
 const MAX_BATCH = 1_000;
 
 /**
- * Commits creates that arrive together in one write: one transaction and one fsync for all of them, instead
- * of one each. Every caller's promise still resolves only once its write is committed and synced, so a 201 keeps
- * meaning durable. While a batch is being written, newcomers gather for the next one.
+ * Commits items that arrive together in one write (creates of pets, records of webhook attempts): one transaction and
+ * one fsync for all of them, instead of one each. Every caller's promise still resolves only once its write is
+ * committed and synced, so a 201 keeps meaning durable. While a batch is being written, newcomers gather for the next.
  */
 export class GroupCommit<T, R> {
   private waiting: Array<Waiting<T, R>> = [];

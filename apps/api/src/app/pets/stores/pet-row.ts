@@ -71,12 +71,19 @@ export const valuesToPet = (values: readonly unknown[]): Pet => petFrom(values, 
 
 const POSITIONS = PET_FIELDS.map((_, index) => index);
 
-/** Reads each field from `source[keys[i]]`; an optional field without a value is left out, as the interface does. */
+/** Whether each field, in the order of PET_FIELDS, may be left out of a Pet. */
+const OPTIONAL = PET_FIELDS.map((field) => PET_COLUMNS[field].optional === true);
+
+/**
+ * Reads each field from `source[keys[i]]`; an optional field without a value (a NULL column, or none) is left out, as
+ * the interface does: Fastify's serialiser would write a null string as "".
+ */
 function petFrom(source: PetRow | readonly unknown[], keys: ReadonlyArray<string | number>): Pet {
   const pet: Record<string, unknown> = {};
   for (let index = 0; index < PET_FIELDS.length; index += 1) {
-    const value = READERS[index]((source as Record<string | number, unknown>)[keys[index]]);
-    if (value !== undefined) pet[PET_FIELDS[index]] = value;
+    const selected = (source as Record<string | number, unknown>)[keys[index]];
+    if (OPTIONAL[index] && (selected === null || selected === undefined)) continue;
+    pet[PET_FIELDS[index]] = READERS[index](selected);
   }
   return pet as unknown as Pet;
 }

@@ -14,7 +14,7 @@ const SQL = {
           UPDATE webhook_messages SET locked_until = ? WHERE id IN (SELECT id FROM due)
           RETURNING id, event_type AS "eventType", pet_id AS "petId", created_at AS "createdAt", attempts`,
   pets: `SELECT ${petSelectList()} FROM pets WHERE id IN (SELECT value FROM json_each(?))`,
-  // Each attempt as a JSON array, in the order of ATTEMPT_FIELDS.
+  // Each attempt as a JSON array: [message id, state, attempt, attempted at, next attempt at, lease], as record() builds it.
   applyAttempts: `UPDATE webhook_messages SET state = attempt.state, attempts = attempt.attempt, next_attempt_at = coalesce(attempt.next_attempt_at, webhook_messages.next_attempt_at),
                     locked_until = NULL, finished_at = CASE WHEN attempt.state = 'pending' THEN NULL ELSE attempt.attempted_at END
                   FROM (SELECT value ->> 0 AS message_id, value ->> 1 AS state, value ->> 2 AS attempt, value ->> 3 AS attempted_at,
