@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { WebhookAttemptEntity } from '../src/app/webhooks/webhook-attempt.entity';
 import { WebhookEndpointStore } from '../src/app/webhooks/webhook-endpoint.store';
 import { JSON_AUTH, startApp, type TestApp } from './support/test-app';
+import { until } from './support/until';
 
 // Endpoints registered into the database (as `npm run webhooks -- add` does) and the outbox rows the pets trigger
 // writes for them, on the running service's database.
@@ -143,10 +143,21 @@ describe(WebhookEndpointStore.name, () => {
 
     it('leaves no message for the removed endpoint when pets are created while it is removed', async () => {
       const removed = await store.add(url('raced'), ['pet.created']);
-      const creates = Array.from({ length: 60 }, (_, i) => createPet(`raced-${i}`));
-      await sleep(20);
+      // Creates keep coming from four callers until ten have been answered after the removal: the removal certainly
+      // lands among them, whatever the machine's speed, rather than before or after a fixed burst.
+      let removalDone = false;
+      let answeredAfter = 0;
+      const caller = async (lane: number) => {
+        for (let i = 0; !removalDone || answeredAfter < 10; i += 1) {
+          await createPet(`raced-${lane}-${i}`);
+          if (removalDone) answeredAfter += 1;
+        }
+      };
+      const callers = Promise.all([0, 1, 2, 3].map(caller));
+      await until(() => countWhere('webhook_messages', removed.id), (messages) => messages > 0, 'messages for the endpoint under creates');
       await expect(store.remove(removed.id)).resolves.toMatchObject({ id: removed.id });
-      await Promise.all(creates);
+      removalDone = true;
+      await callers;
       expect(await countWhere('webhook_messages', removed.id)).toBe(0);
     });
   });
