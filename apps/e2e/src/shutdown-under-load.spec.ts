@@ -279,7 +279,8 @@ describe('SIGTERM under load', () => {
     expect(shutdownMs).toBeLessThan(10_000);
     expect(failed).toEqual([]);
     expect(serverErrors).toEqual([]);
-    expect(answered.length).toBeGreaterThan(LOOPS * 10);
+    // Judged by what the load did, not by how much a machine managed: it was under way when the signal came.
+    expect(answered.filter((outcome) => outcome.startedAt > signalledAt).length).toBeGreaterThan(0);
     expect(closing.length).toBeGreaterThan(0);
     expect(keptAlive).toEqual([]);
     // Each loop ran until the service refused it, and only after the signal.
