@@ -158,31 +158,44 @@ describe('webhook delivery by separate service processes', () => {
     receiver = undefined;
   });
 
-  it('delivers every pet.created once, each webhook-id exactly once, from two instances on one PostgreSQL database', async () => {
-    await withPostgresDatabase(async (databaseUrl) => {
-      receiver = await startWebhookReceiver({ verify: true });
-      // One after the other: the first runs the migrations that make the endpoints table.
-      instances.push(await startInstance(databaseUrl));
-      instances.push(await startInstance(databaseUrl));
-      await registerWebhookEndpoint(databaseUrl, receiver.url, receiver.secret);
+  /** Two instances on one database, 400 creates spread over them: every event delivered once, by one of them. */
+  const deliverOnceFromTwo = async (databaseUrl: string, prefix: string) => {
+    receiver = await startWebhookReceiver({ verify: true });
+    // One after the other: the first runs the migrations that make the endpoints table.
+    instances.push(await startInstance(databaseUrl));
+    instances.push(await startInstance(databaseUrl));
+    await registerWebhookEndpoint(databaseUrl, receiver.url, receiver.secret);
 
-      const pets = await createPets(instances.map(({ origin }) => origin), 400, 'two-instances-');
-      await waitForPets(receiver, pets, 30_000);
-      // A second delivery of a message, were there one, would come within the next polls.
-      await sleep(1_000);
+    const pets = await createPets(instances.map(({ origin }) => origin), 400, prefix);
+    await waitForPets(receiver, pets, 30_000);
+    // A second delivery of a message, were there one, would come within the next polls.
+    await sleep(1_000);
 
-      const { badSignatures, duplicates, delivered } = receiver.counts();
-      expect(missing(receiver, pets)).toEqual([]);
-      expect(strangers(receiver, pets)).toEqual([]);
-      expect({ badSignatures, duplicates, deliveries: delivered }).toEqual({
-        badSignatures: 0,
-        duplicates: 0,
-        deliveries: pets.length,
-      });
-      // One message per pet: as many webhook-ids as pets.
-      expect(new Set(receiver.delivered().map(({ webhookId }) => webhookId)).size).toBe(pets.length);
-      await Promise.all(instances.map(async (instance) => expect(await stopNode(instance)).toEqual({ code: 0, signal: null })));
+    const { badSignatures, duplicates, delivered } = receiver.counts();
+    expect(missing(receiver, pets)).toEqual([]);
+    expect(strangers(receiver, pets)).toEqual([]);
+    expect({ badSignatures, duplicates, deliveries: delivered }).toEqual({
+      badSignatures: 0,
+      duplicates: 0,
+      deliveries: pets.length,
     });
+    // One message per pet: as many webhook-ids as pets.
+    expect(new Set(receiver.delivered().map(({ webhookId }) => webhookId)).size).toBe(pets.length);
+    await Promise.all(instances.map(async (instance) => expect(await stopNode(instance)).toEqual({ code: 0, signal: null })));
+  };
+
+  it('delivers every pet.created once, each webhook-id exactly once, from two instances on one PostgreSQL database', async () => {
+    await withPostgresDatabase((databaseUrl) => deliverOnceFromTwo(databaseUrl, 'two-instances-'));
+  });
+
+  it('delivers every pet.created once, each webhook-id exactly once, from two processes sharing one SQLite file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-webhooks-e2e-'));
+    try {
+      await deliverOnceFromTwo(`sqlite:${join(dir, 'petstore.sqlite')}`, 'two-processes-');
+    } finally {
+      await stopInstances();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('delivers every pet.created when one of two PostgreSQL instances is SIGKILLed with deliveries in flight and restarted', async () => {
