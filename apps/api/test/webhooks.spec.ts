@@ -7,6 +7,7 @@ import { Metrics } from '../src/app/metrics/metrics';
 import { ApiPressure } from '../src/app/webhooks/api-pressure';
 import { type AttemptRecord, type ClaimedMessage, WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
 import { WebhookEndpointStore } from '../src/app/webhooks/webhook-endpoint.store';
+import { WebhookOutboxPurge } from '../src/app/webhooks/webhook-outbox-purge';
 import { generateWebhookSecret } from '../src/app/webhooks/webhook-signature';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { createTestDatabase, TEST_DATABASE, type TestDatabase } from './support/test-database';
@@ -331,6 +332,20 @@ describe('webhooks', () => {
     const left = await query(sut, 'SELECT state FROM webhook_messages WHERE endpoint_id = 998 ORDER BY id');
     expect(left.map(({ state }) => state)).toEqual(['delivered', 'pending']);
     expect(Number((await query(sut, 'SELECT count(*) AS n FROM webhook_attempts WHERE endpoint_id = 998'))[0].n)).toBe(1);
+  });
+
+  it('keeps finished messages 7 days: the purge takes those finished longer ago, and leaves the others', async () => {
+    const sut = await app();
+    const pet = await create(sut);
+    const now = Date.now();
+    const DAY_MS = 24 * 60 * 60 * 1000;
+    for (const finishedAt of [now - 7 * DAY_MS - 60_000, now - 7 * DAY_MS + 60_000]) {
+      await query(sut, `INSERT INTO webhook_messages (endpoint_id, event_type, pet_id, created_at, next_attempt_at, state, finished_at)
+                        VALUES (997, 'pet.created', ${pet.id}, 0, 0, 'delivered', ${finishedAt})`);
+    }
+    await sut.app.get(WebhookOutboxPurge).purge(now);
+    const left = await query(sut, 'SELECT finished_at AS "finishedAt" FROM webhook_messages WHERE endpoint_id = 997');
+    expect(left.map(({ finishedAt }) => Number(finishedAt))).toEqual([now - 7 * DAY_MS + 60_000]);
   });
 
   it('exports attempts, deliveries, the outbox depth and the age of its oldest message', async () => {

@@ -27,9 +27,6 @@ const CLAIM_AGAIN_AT = PER_ENDPOINT / 2;
 const PER_ENDPOINT_UNDER_PRESSURE = 8;
 /** Beyond the attempt's deadline, the time to record its outcome before another instance may claim the message. */
 const LEASE_MARGIN_MS = 20_000;
-const PURGE_EVERY_MS = 60 * 60 * 1000;
-/** Delivered and failed messages, and attempts, are kept this long for `npm run webhooks -- deliveries`. */
-const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
 /** At shutdown, how long attempts in flight may still finish (and be recorded) before they are cancelled. */
 const FINISH_AT_SHUTDOWN_MS = 1_000;
 /** A failing database is reported once per this, not once per poll. */
@@ -58,7 +55,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     return batch.map(() => undefined);
   });
   private poller?: NodeJS.Timeout;
-  private purger?: NodeJS.Timeout;
   private stopping = false;
   /** The poll under way, if any: at shutdown, its claims must be known before they are released. */
   private polling?: Promise<void>;
@@ -87,7 +83,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       this.yielding = this.pressure.sample();
       void this.poll();
     }, POLL_MS).unref();
-    this.purger = setInterval(() => void this.purge(), PURGE_EVERY_MS).unref();
     this.exportDepth();
   }
 
@@ -99,7 +94,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearInterval(this.poller);
-    clearInterval(this.purger);
     await this.polling;
     await Promise.race([Promise.allSettled(this.attempts), sleep(FINISH_AT_SHUTDOWN_MS, undefined, { ref: false })]);
     this.stop.abort();
@@ -236,14 +230,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       if (!read) return NaN;
       return read.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - read.oldestCreatedAt) / 1000);
     });
-  }
-
-  private async purge(now = Date.now()): Promise<void> {
-    try {
-      await this.database.run(() => this.outbox.purge(now - KEEP_FINISHED_MS));
-    } catch (error) {
-      this.warn(`Finished webhook messages not purged: ${(error as Error).message}`);
-    }
   }
 
   private warn(message: string): void {

@@ -10,12 +10,14 @@ import { ApiPressure } from './api-pressure';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookOutboxPurge } from './webhook-outbox-purge';
 
 /** Signed webhooks, delivered from the outbox that creates fill; endpoints are registered with `npm run webhooks`. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookAttemptEntity])],
   providers: [
     WebhookDispatcher,
+    WebhookOutboxPurge,
     ApiPressure,
     {
       provide: WebhookOutbox,
