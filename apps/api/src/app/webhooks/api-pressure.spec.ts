@@ -24,14 +24,24 @@ describe(ApiPressure.name, () => {
     expect(pressure.sample()).toBe(saturated);
   });
 
-  it('measures each sample since the previous one', () => {
+  it('judges each sample by the loop since the previous one, not since the start', () => {
+    // perf_hooks' semantics: cumulative idle and active time, and the utilisation of the difference of two readings.
+    const clock = { idle: 0, active: 0 };
+    jest.spyOn(performance, 'eventLoopUtilization').mockImplementation(((current?: typeof clock, previous?: typeof clock) => {
+      if (!current) return { ...clock, utilization: 0 };
+      const active = current.active - (previous?.active ?? 0);
+      const idle = current.idle - (previous?.idle ?? 0);
+      return { idle, active, utilization: active / (active + idle) };
+    }) as typeof performance.eventLoopUtilization);
     const pressure = new ApiPressure(withRequestsInFlight(1));
-    const utilization = jest.spyOn(performance, 'eventLoopUtilization');
-    pressure.sample();
-    pressure.sample();
-    const [firstNow, , secondNow] = utilization.mock.results.map(({ value }) => value);
-    const [since, previous] = utilization.mock.calls[3];
-    expect(since).toBe(secondNow);
-    expect(previous).toBe(firstNow);
+    const spend = (active: number, idle: number) => Object.assign(clock, { active: clock.active + active, idle: clock.idle + idle });
+
+    spend(0, 100);
+    expect(pressure.sample()).toBe(false);
+    // Busy throughout this interval: saturated, although the loop was busy only half the time since the start.
+    spend(100, 0);
+    expect(pressure.sample()).toBe(true);
+    spend(0, 100);
+    expect(pressure.sample()).toBe(false);
   });
 });
