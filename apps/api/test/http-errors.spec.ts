@@ -106,7 +106,9 @@ describe('errors from every layer are the Error object', () => {
     ])('stop reading from a client that never stops writing, %s', async (_, pauseMs) => {
       const response = await rawUpload(sut.origin, { head: post(JSON_KEY + CHUNKED), piece: 1024, chunked: true, pauseMs, readWhileWriting: true });
       expectRawError(response, 413, 'payload_too_large');
-      expect(response.closedAfterMs).toBeLessThan(3_500);
+      // Closed by the service (its lingering read lasts 2 s at most), long before this test would give up: generous
+      // against a busy machine, and still far from a connection left open.
+      expect(response.closedAfterMs).toBeLessThan(8_000);
     }, 10_000);
   });
 
@@ -168,11 +170,13 @@ describe('errors from every layer are the Error object', () => {
       for (const response of [slowHeaders, slowBody]) {
         expect(response.status).toBe(408);
         expect(JSON.parse(response.body)).toEqual({ code: 'request_timeout', message: expect.any(String), status: 408 });
+        // Not before the 10 s (a busy machine only makes it later), and by the service, not the client's 20 s deadline.
         expect(response.seconds).toBeGreaterThanOrEqual(9.5);
-        expect(response.seconds).toBeLessThan(13);
+        expect(response.seconds).toBeLessThan(19);
       }
+      // Closed by the 5 s idle timeout: not before it, and before the 10 s headers timeout would have closed it.
       expect(idle).toBeGreaterThanOrEqual(4.5);
-      expect(idle).toBeLessThan(8);
+      expect(idle).toBeLessThan(9.5);
     }, 30_000);
   });
 
