@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PetstoreClient } from '@petstore/client';
 import { freePort } from '@petstore/testing';
-import { checkStored, withCluster } from './support/cluster';
+import { checkStored, INSTANCES, withCluster } from './support/cluster';
 import { haproxyInstalled } from './support/haproxy';
 import { startClientLoad } from './support/load';
 import { createPostgres, postgresBinaries, startRedis } from './support/private-servers';
@@ -38,21 +38,29 @@ describe('Redis and PostgreSQL restarted under load, behind HAProxy', () => {
         // A caller that rides out an outage of a few seconds: retries with the service's Retry-After.
         const client = new PetstoreClient({ baseUrl: `${haproxy.origin}/v1`, apiKey: TEST_KEY, maxRetries: 10, maxRetryDelayMs: 2_000, logger: { warn: () => undefined } });
         const load = startClientLoad(client, { rate: 200, prefix });
-        await sleep(3_000);
+        // Each step waits for the state it needs (the load under way, HAProxy's view of the instances), not a time.
+        const underWay = async (operations: number) => {
+          for (const target = load.sent() + operations; load.sent() < target; ) await sleep(50);
+        };
+        const instancesAre = async (up: boolean) => {
+          for (let server = 1; server <= INSTANCES; server += 1) await (up ? haproxy.waitUntilUp(server) : haproxy.waitUntilDown(server));
+        };
+        await underWay(100);
 
         await redis.stop();
-        await sleep(500);
         const withoutRedis = await probe(haproxy.origin);
-        await sleep(2_000);
+        await underWay(100);
         redis = await startRedis(redisPort);
-        await sleep(3_000);
+        await underWay(100);
 
         await postgres.stop();
-        await sleep(2_500); // HAProxy takes the instances out once their readiness fails twice
+        // HAProxy takes the instances out once their readiness fails twice: then it answers itself.
+        await instancesAre(false);
         const withoutPostgres = await probe(haproxy.origin);
-        await sleep(1_000);
         await postgres.start();
-        await sleep(6_000); // the instances reconnect, pass readiness, and HAProxy takes them back
+        // The instances reconnect, pass readiness, and HAProxy takes them back; the load then runs on them a while.
+        await instancesAre(true);
+        await underWay(100);
         const report = await load.stop();
 
         const stored = await checkStored(databaseUrl, prefix, report);

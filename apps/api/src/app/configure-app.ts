@@ -18,7 +18,7 @@ import { useJsonBodyParser } from './http/json-body.parser';
 import { lingerIfBodyUnread } from './http/lingering-close';
 import { useRequestBounds } from './http/request-bounds';
 import { requestIdHook } from './http/request-id.hook';
-import { recordRoutes } from './http/route-not-found';
+import { recordRoutes } from './http/route-table';
 import { useRouteRules } from './http/route-rules';
 import { useSecurity } from './http/security';
 import { syncHook } from './http/sync-hook';

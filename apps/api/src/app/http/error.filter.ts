@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from './error-response';
-import { routeNotFound } from './route-not-found';
+import { routeNotFound } from './route-table';
 
 /** The one place where an error becomes a response: `{code, message, status}` as `application/json`. */
 @Catch()

@@ -1,4 +1,4 @@
-import { RouteTable } from './route-not-found';
+import { RouteTable } from './route-table';
 
 describe(RouteTable.name, () => {
   const sut = new RouteTable();
