@@ -71,9 +71,9 @@ describe('Rate limits when Redis goes silent', () => {
       `Redis silent (${mode}) for 5 s at 40 requests/s: p50 ${calmP50.toFixed(1)} -> ${cutP50.toFixed(1)} ms, ` +
         `p99 ${calmP99.toFixed(1)} -> ${cutP99.toFixed(1)} ms, slowest ${cutMax.toFixed(1)} ms\n`,
     );
-    // Generous against a busy machine, and far from a request held until Redis answers (seconds; 8-13 s before).
+    // Generous against a busy machine, and far from a request held until Redis answers (the whole 5 s cut).
     expect(cutP50 - calmP50).toBeLessThan(100);
-    expect(cutMax).toBeLessThan(2_000);
+    expect(cutMax).toBeLessThan(4_000);
     // Said once for the cut (a calm window on a busy machine may have had its own), never per request.
     expect(logsAbout(/^Redis unavailable/, cutAt)).toHaveLength(1);
 

@@ -67,10 +67,11 @@ describe('Webhooks to a receiver that goes silent', () => {
     for (const attempt of during) {
       expect(attempt.error).toBe(`timeout after ${TIMEOUT_MS} ms`);
       expect(attempt.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-      expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS + 2_000);
+      // Ended by its deadline, not by the heal 5 s on; the error above says which.
+      expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS + 3_500);
     }
     expect(cutP50 - calmP50).toBeLessThan(100);
-    expect(cutMax).toBeLessThan(2_000);
+    expect(cutMax).toBeLessThan(4_000);
 
     expect(await receiver.waitFor(() => receiver.counts().delivered >= EVENTS, 60_000)).toBe(true);
     expect(new Set(receiver.delivered().map(({ webhookId }) => webhookId)).size).toBe(EVENTS);

@@ -11,21 +11,12 @@ import { WebhookOutboxPurge } from '../src/app/webhooks/webhook-outbox-purge';
 import { generateWebhookSecret } from '../src/app/webhooks/webhook-signature';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { createTestDatabase, TEST_DATABASE, type TestDatabase } from './support/test-database';
+import { until } from './support/until';
 
 // Events (behaviour.md, "Events"): pet.created, signed per Standard Webhooks, from the outbox, at least once.
 const LOCAL = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
 /** The longest attempt deadline there is, longer than any test here runs: an unanswered attempt stays in flight. */
 const UNENDING_ATTEMPTS = { WEBHOOK_TIMEOUT_MS: '60000' };
-
-async function until<T>(look: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await look();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`not done within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 500)}`);
-    await sleep(50);
-  }
-}
 
 const register = (sut: TestApp, url: string) => new WebhookEndpointStore(sut.app.get(DataSource)).add(url, ['pet.created']);
 

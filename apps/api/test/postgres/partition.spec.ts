@@ -4,6 +4,8 @@ import { freePort, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer, Tc
 import { offerAtRate, quantile, type Sample } from '../support/open-loop';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { until } from '../support/until';
+import { DataSource } from 'typeorm';
 
 // PostgreSQL goes silent (packets dropped, no reset) under a steady offer of creates and lists, then comes back. No
 // request may wait for the heal: each is answered within the configured timeouts, with 503 at once once the service
@@ -160,6 +162,20 @@ describe('PostgreSQL partitioned', () => {
     for (const pet of await app.storedPets()) stored.set(pet.name, [...(stored.get(pet.name) ?? []), pet.id]);
     for (const entry of creates) expect({ name: entry.name, ids: stored.get(entry.name) }).toEqual({ name: entry.name, ids: [entry.id] });
   };
+
+  // behaviour.md: SIGTERM ends with exit 0 within 10 s, whatever the database does: closing (operations under way, the
+  // pool, the heartbeat's connection) must not wait for a database that has gone silent.
+  it('closes while the database is silent, once it knows, without waiting for the database to return', async () => {
+    topology = await relayToDatabase(database);
+    const app = (sut = await startApp({ database, env: { DATABASE_URL: topology.url, DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '2000' } }));
+    // Connections in the pool, idle and in use, when the path goes silent.
+    await Promise.all(Array.from({ length: 5 }, () => fetch(`${app.origin}/v1/pets`, { headers: AUTH }).then((r) => r.arrayBuffer())));
+    topology.relay.silence();
+    await until(() => fetch(`${app.origin}/health/ready`).then((r) => r.status), (status) => status === 503, 'readiness red');
+    await app.close();
+    sut = undefined;
+    expect(app.app.get(DataSource).isInitialized).toBe(false);
+  }, 120_000);
 
   it('answers within the timeouts, 503 at once once known, and serves again soon after the heal (service to database)', async () => {
     await partitionUnderLoad(process.env.PETSTORE_TEST_VIA_PGBOUNCER === 'true' ? 'between the service and PgBouncer' : 'between the service and PostgreSQL', relayToDatabase);

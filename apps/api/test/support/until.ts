@@ -3,12 +3,12 @@ import { Metrics } from '../../src/app/metrics/metrics';
 import type { TestApp } from './test-app';
 
 /** Polls `look` every 10 ms until `done` holds, for at most `timeoutMs` (a limit for a stuck test, not a verdict). */
-export async function until<T>(look: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+export async function until<T>(look: () => T | Promise<T>, done: (value: T) => boolean, what = 'the condition', timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await look();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (last seen: ${JSON.stringify(value)})`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (last seen: ${JSON.stringify(value).slice(0, 500)})`);
     await sleep(10);
   }
 }

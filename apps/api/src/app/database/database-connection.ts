@@ -71,9 +71,13 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
     this.closeFirst.push(close);
   }
 
-  /** Whether the database answers a trivial query within a second, now (for the metrics; the probe has its own). */
+  /**
+   * Whether the database answers a trivial query within a second, now (for the metrics; the probe has its own). A
+   * watched database has just been asked by the heartbeat: its verdict, rather than one more query through the pool.
+   */
   async answers(): Promise<boolean> {
     if (!this.serving) return false;
+    if (this.watch) return true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 1_000)));
     try {

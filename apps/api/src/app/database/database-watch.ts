@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { Repeating } from '../timing/repeating';
 
 /** One check that a database answers, on a connection of its own; rejects when it does not within the deadline. */
 export interface Heartbeat {
@@ -25,7 +26,7 @@ export const WATCH_TIMING: WatchTiming = { everyMs: 500, deadlineMs: 1_000 };
  */
 export class DatabaseWatch {
   private readonly logger = new Logger('Database');
-  private timer?: NodeJS.Timeout;
+  private readonly beats: Repeating;
   private stopped = false;
   /** False from a heartbeat that went unanswered until one is answered. */
   reachable = true;
@@ -34,22 +35,18 @@ export class DatabaseWatch {
     private readonly heartbeat: Heartbeat,
     private readonly onUnreachable: () => void,
     private readonly timing: WatchTiming = WATCH_TIMING,
-  ) {}
+  ) {
+    this.beats = new Repeating(timing.everyMs, () => this.beat());
+  }
 
   start(): void {
-    this.schedule();
+    this.beats.start();
   }
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.beats.stop();
     this.heartbeat.stop();
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.beat(), this.timing.everyMs);
-    this.timer.unref();
   }
 
   private async beat(): Promise<void> {
@@ -65,8 +62,6 @@ export class DatabaseWatch {
         this.logger.warn(`Database unreachable (${(error as Error).message}); answering 503 at once until it answers again`);
         this.onUnreachable();
       }
-    } finally {
-      this.schedule();
     }
   }
 }

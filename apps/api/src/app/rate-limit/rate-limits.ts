@@ -15,7 +15,6 @@ interface Limit {
   local: RateLimiterMemory;
   /** Counted in Redis, shared by every instance; only with REDIS_URL. */
   shared?: RateLimiterRedis;
-  points: number;
   /** The `RateLimit-Policy` item, e.g. `"default";q=100;w=1`. */
   policy: string;
   name: string;
@@ -55,9 +54,9 @@ export class RateLimits implements OnApplicationShutdown {
   constructor(
     rps: number,
     failuresPerMinute: number,
-    private readonly redis?: Redis,
+    private readonly redis: Redis | undefined,
     /** Each call's budget in Redis (RATE_LIMIT_REDIS_TIMEOUT_MS). */
-    private readonly redisBudgetMs = 50,
+    private readonly redisBudgetMs: number,
   ) {
     if (redis) {
       // Every failed reconnection emits an error; the circuit says what matters, once per change.
@@ -119,7 +118,7 @@ export class RateLimits implements OnApplicationShutdown {
     const limit = this.perAddressFailures;
     if (!limit) return;
     const state = await this.count(limit, (limiter) => limiter.get(address));
-    if (state && state.consumedPoints >= limit.points) throw tooMany(limit, state, 'Too many failed authentications from this address');
+    if (state && state.consumedPoints >= limit.local.points) throw tooMany(limit, state, 'Too many failed authentications from this address');
   }
 
   /** Counts a failed authentication; the RateLimit headers of this address's remaining failures, for the 401. */
@@ -168,7 +167,7 @@ export class RateLimits implements OnApplicationShutdown {
   private limit(name: string, points: number, duration: number): Limit {
     const local = new RateLimiterMemory({ keyPrefix: name, points, duration });
     const shared = this.redis ? new RateLimiterRedis({ storeClient: this.redis, keyPrefix: `petstore:rl:${name}`, points, duration }) : undefined;
-    return { local, shared, points, name, policy: `"${name}";q=${points};w=${duration}` };
+    return { local, shared, name, policy: `"${name}";q=${points};w=${duration}` };
   }
 }
 

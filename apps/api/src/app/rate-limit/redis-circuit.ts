@@ -1,3 +1,5 @@
+import { Repeating } from '../timing/repeating';
+
 /** When the circuit opens and closes, and what a probe does in between. */
 export interface RedisCircuitOptions {
   /** Misses in a row (a command past its budget, or refused) that open the circuit. */
@@ -11,17 +13,19 @@ export interface RedisCircuitOptions {
 }
 
 /**
- * Whether the rate limits may ask Redis now. A silent Redis costs each call at most its budget (the client's command
- * timeout); after a few misses in a row the circuit opens and calls stop asking Redis at all (limits are counted
+ * Whether the rate limits may ask Redis now. A silent Redis costs each call at most its budget
+ * (RATE_LIMIT_REDIS_TIMEOUT_MS); after a few misses in a row the circuit opens and calls stop asking Redis at all (limits are counted
  * in-process), while one probe at a time checks whether it answers again. The first probe that answers closes it.
  */
 export class RedisCircuit {
   private misses = 0;
   private open = false;
-  private probeTimer?: NodeJS.Timeout;
   private stopped = false;
+  private readonly probes: Repeating;
 
-  constructor(private readonly options: RedisCircuitOptions) {}
+  constructor(private readonly options: RedisCircuitOptions) {
+    this.probes = new Repeating(options.probeEveryMs, () => this.probe());
+  }
 
   /** True while limits are counted in Redis (shared by every instance). */
   get shared(): boolean {
@@ -40,27 +44,21 @@ export class RedisCircuit {
     if (this.misses < this.options.missesToOpen) return;
     this.open = true;
     this.options.onChange(false, `${this.misses} calls in a row failed, the last: ${error.message}`);
-    this.scheduleProbe();
+    if (!this.stopped) this.probes.start();
   }
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.probeTimer);
-  }
-
-  private scheduleProbe(): void {
-    if (this.stopped) return;
-    this.probeTimer = setTimeout(() => void this.probe(), this.options.probeEveryMs);
-    this.probeTimer.unref();
+    this.probes.stop();
   }
 
   private async probe(): Promise<void> {
     try {
       await this.options.probe();
     } catch {
-      this.scheduleProbe();
       return;
     }
+    this.probes.stop();
     if (this.stopped) return;
     this.open = false;
     this.misses = 0;

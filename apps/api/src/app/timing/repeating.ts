@@ -1,0 +1,37 @@
+/**
+ * Runs `task` every `everyMs` after its previous run has ended, so that two runs never overlap however long one takes
+ * (a check of a dependency that may hang until its deadline); until stopped. The timer never keeps the process alive.
+ */
+export class Repeating {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  /** A run under way: its end schedules the next, so a stop and start meanwhile make no second chain of runs. */
+  private inFlight = false;
+
+  constructor(
+    private readonly everyMs: number,
+    private readonly task: () => Promise<void>,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    if (!this.inFlight) this.schedule();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.inFlight = true;
+      void this.task().finally(() => {
+        this.inFlight = false;
+        if (this.running) this.schedule();
+      });
+    }, this.everyMs);
+    this.timer.unref();
+  }
+}
