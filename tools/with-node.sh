@@ -25,13 +25,15 @@ if satisfied; then
   unset PETSTORE_PINNED_NODE
   exec "$@"
 fi
+# Read before the install: a PATH that already names the cache would find the pinned one afterwards.
+found=$(node --version 2>/dev/null || echo 'not found')
 
 pinned=$(tr -d ' v\r\n' < "$root/.nvmrc")
 home=$("$root/tools/install-node.sh" "$pinned")
 # Said once per npm command: its pre-script (the build before `npm start`) runs on the same Node.js silently.
 case "${npm_lifecycle_event:-}" in
   pre*) ;;
-  *) echo "Node.js $(node --version 2>/dev/null || echo 'not found') does not satisfy engines (>=$required): running on the pinned Node.js v$pinned (.nvmrc) from $home" >&2 ;;
+  *) echo "Node.js $found does not satisfy engines (>=$required): running on the pinned Node.js v$pinned (.nvmrc) from $home" >&2 ;;
 esac
 export PATH="$home/bin:$PATH" npm_config_nodedir="$home" PETSTORE_PINNED_NODE="$home"
 exec "$@"

@@ -5,9 +5,7 @@ import { stopTracing } from './tracing';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app/configure-app';
 import { ConfigError, loadConfig } from './app/config/app-config';
-
-/** A stop that takes longer than this is cut short: orchestrators kill at 10 s. */
-const SHUTDOWN_DEADLINE_MS = 9_000;
+import { stopOnSignals } from './stop-on-signals';
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -28,24 +26,15 @@ async function bootstrap(): Promise<void> {
   }
   await app.listen({ port: config.port, host: config.host });
 
-  // Nest's enableShutdownHooks re-raises the signal after closing, so the exit status would say "killed";
-  // operators and process managers expect a clean stop to exit 0.
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    // A second signal is common (Ctrl-C reaches npm and the service, and npm forwards it): without a listener,
-    // Node would let it kill the process mid-stop.
-    if (stopping) return;
-    stopping = true;
-    const deadline = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
-    app.get(Logger).log(`${signal} received: finishing in-flight requests, then stopping`);
-    await app.close();
-    // The last requests' spans, still buffered, are sent before exiting.
-    await stopTracing();
-    clearTimeout(deadline);
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  stopOnSignals({
+    log: (message) => app.get(Logger).log(message),
+    close: async () => {
+      await app.close();
+      // The last requests' spans, still buffered, are sent before exiting.
+      await stopTracing();
+    },
+    exit: (code) => process.exit(code),
+  });
 }
 
 bootstrap().catch((error: unknown) => {

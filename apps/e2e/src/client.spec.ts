@@ -191,10 +191,9 @@ describe(PetstoreClient.name, () => {
       it('throws TimeoutError after timeoutMs', async () => {
         const { port } = silent.address() as AddressInfo;
         const sut = newClient({ baseUrl: `http://127.0.0.1:${port}/v1`, timeoutMs: 200, maxRetries: 0 });
-        const startedAt = Date.now();
+        // The server never answers: without its own timeout the call would never end.
         const error = await rejection(sut.listPets(), TimeoutError);
         expect(error.timeoutMs).toBe(200);
-        expect(Date.now() - startedAt).toBeLessThan(5_000);
       });
     });
   });

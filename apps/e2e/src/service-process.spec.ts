@@ -28,10 +28,9 @@ describe('the service process', () => {
     await waitUntilLive(service);
     const response = await fetch(`${service.origin}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
     expect(response.status).toBe(200);
-    const stoppedAt = Date.now();
     service.child.kill(signal);
+    // Exit 0 is a stop that ended in time: one cut short by its deadline (stop-on-signals.spec) exits 1.
     expect(await service.exited).toEqual({ code: 0, signal: null });
-    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     const lines = service.stdout().trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.some((line) => line.reqId && line.url === '/v1/pets' && line.statusCode === 200)).toBe(true);
     expect(service.stdout()).not.toContain(TEST_KEY);
@@ -94,13 +93,14 @@ describe('the service process', () => {
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
-  it('writes the request log line within about a second, while it keeps running', async () => {
+  it('writes the request log line while it keeps running, with no more lines to fill a batch', async () => {
     const service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database() } });
     try {
       await waitUntilLive(service);
       await fetch(`${service.origin}/v1/pets?limit=3`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
-      // Lines are written in batches (logging/create-logger.ts), flushed at least once a second.
-      const deadline = Date.now() + 2_500;
+      // Lines are written in batches (logging/create-logger.ts), flushed at least once a second (line-batches.spec
+      // pins the second on a fake clock); the wait here is generous, so that only a batch never flushed fails.
+      const deadline = Date.now() + 30_000;
       while (!service.stdout().includes('"url":"/v1/pets?limit=3"') && Date.now() < deadline) {
         await sleep(50);
       }

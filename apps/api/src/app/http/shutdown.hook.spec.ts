@@ -28,8 +28,8 @@ describe(drainConnections.name, () => {
   it('refuses new connections at once, still answers a kept-alive connection, and returns once it closed', async () => {
     (await fetchOk()).resume();
     stopping = true;
-    const startedAt = Date.now();
-    const drained = drainConnections(server, 5_000);
+    // A quiet time no test waits out: this drain can only return because the last connection closed.
+    const drained = drainConnections(server, 10 * 60_000);
 
     const refused = await new Promise<string | undefined>((resolve) =>
       connect(port, '127.0.0.1')
@@ -42,7 +42,7 @@ describe(drainConnections.name, () => {
     expect(reused.statusCode).toBe(200);
     expect(reused.headers.connection).toBe('close');
     await drained;
-    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    expect(server.listening).toBe(false);
   });
 
   it('leaves a connection that stays quiet open for the quiet time, then returns', async () => {
