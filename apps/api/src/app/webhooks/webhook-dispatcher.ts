@@ -9,7 +9,7 @@ import { GroupCommit } from '../database/batching/group-commit';
 import { checkWebhookUrl } from './address-policy';
 import { ApiPressure } from './api-pressure';
 import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, type OutboxDepth, WebhookOutbox } from './outbox/webhook-outbox';
-import { nextAttemptDelayMs } from '../config/retry-schedule';
+import { nextAttemptDelayMs } from './retry-schedule';
 import { eventBody, messageId } from './webhook-event';
 import { type DeliveryResult, sendWebhook } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
