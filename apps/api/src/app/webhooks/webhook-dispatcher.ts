@@ -8,7 +8,7 @@ import { Metrics } from '../metrics/metrics';
 import { GroupCommit } from '../database/batching/group-commit';
 import { checkWebhookUrl } from './address-policy';
 import { ApiPressure } from './api-pressure';
-import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, type OutboxDepth, WebhookOutbox } from './outbox/webhook-outbox';
+import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, WebhookOutbox } from './outbox/webhook-outbox';
 import { nextAttemptDelayMs } from './retry-schedule';
 import { eventBody, messageId } from './webhook-event';
 import { type DeliveryResult, sendWebhook } from './webhook-sender';
@@ -83,7 +83,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       this.yielding = this.pressure.sample();
       void this.poll();
     }, POLL_MS).unref();
-    this.exportDepth();
   }
 
   /**
@@ -211,25 +210,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       nextAttemptAt: retryInMs === undefined ? null : Date.now() + retryInMs,
       leaseUntil: message.leaseUntil,
     };
-  }
-
-  /** Read when Prometheus scrapes, one query for both; NaN while the database cannot say, so that the scrape still works. */
-  private exportDepth(): void {
-    let reading: { at: number; depth: Promise<OutboxDepth | undefined> } | undefined;
-    const depth = () => {
-      if (!reading || Date.now() - reading.at > 1_000) {
-        reading = { at: Date.now(), depth: this.database.run(() => this.outbox.depth()).catch(() => undefined) };
-      }
-      return reading.depth;
-    };
-    this.metrics.gauge('petstore_webhook_outbox_messages', 'Webhook messages waiting to be delivered (not yet delivered or failed).', async () =>
-      (await depth())?.pending ?? NaN,
-    );
-    this.metrics.gauge('petstore_webhook_outbox_oldest_age_seconds', 'Age of the oldest webhook message waiting to be delivered; 0 when none.', async () => {
-      const read = await depth();
-      if (!read) return NaN;
-      return read.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - read.oldestCreatedAt) / 1000);
-    });
   }
 
   private warn(message: string): void {

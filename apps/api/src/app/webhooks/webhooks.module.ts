@@ -10,6 +10,7 @@ import { ApiPressure } from './api-pressure';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookOutboxDepth } from './webhook-outbox-depth';
 import { WebhookOutboxPurge } from './webhook-outbox-purge';
 
 /** Signed webhooks, delivered from the outbox that creates fill; endpoints are registered with `npm run webhooks`. */
@@ -18,6 +19,7 @@ import { WebhookOutboxPurge } from './webhook-outbox-purge';
   providers: [
     WebhookDispatcher,
     WebhookOutboxPurge,
+    WebhookOutboxDepth,
     ApiPressure,
     {
       provide: WebhookOutbox,
