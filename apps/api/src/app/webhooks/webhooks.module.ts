@@ -8,6 +8,7 @@ import { SqliteWebhookOutbox } from './outbox/sqlite-webhook-outbox';
 import { WebhookOutbox } from './outbox/webhook-outbox';
 import { ApiPressure } from './api-pressure';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookAttemptRecorder } from './webhook-attempt-recorder';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookOutboxDepth } from './webhook-outbox-depth';
@@ -18,6 +19,7 @@ import { WebhookOutboxPurge } from './webhook-outbox-purge';
   imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookAttemptEntity])],
   providers: [
     WebhookDispatcher,
+    WebhookAttemptRecorder,
     WebhookOutboxPurge,
     WebhookOutboxDepth,
     ApiPressure,
