@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { API_PREFIX } from '@petstore/contract';
 import { z } from 'zod';
 import { FILE_SECRETS, type FileSecret, readFileSecrets } from './file-secrets';
-import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE_SECONDS } from './retry-schedule';
+import { parseRetrySchedule, STANDARD_RETRY_SCHEDULE_SECONDS } from './webhook-retry-schedule';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -5,14 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppConfig, WebhookConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { Metrics } from '../metrics/metrics';
-import { GroupCommit } from '../database/batching/group-commit';
-import { checkWebhookUrl } from './address-policy';
 import { ApiPressure } from './api-pressure';
-import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, type OutboxDepth, WebhookOutbox } from './outbox/webhook-outbox';
-import { nextAttemptDelayMs } from '../config/retry-schedule';
-import { eventBody, messageId } from './webhook-event';
-import { type DeliveryResult, sendWebhook } from './webhook-sender';
-import { webhookHeaders } from './webhook-signature';
+import { type ClaimedMessage, type DispatchEndpoint, WebhookOutbox } from './outbox/webhook-outbox';
+import { attemptDelivery } from './webhook-attempt';
+import { WebhookAttemptRecorder } from './webhook-attempt-recorder';
+import { messageId } from './webhook-event';
+import type { DeliveryResult } from './webhook-sender';
 
 /** How often the outbox is looked at for due messages (and for endpoints added by `npm run webhooks`). */
 const POLL_MS = 200;
@@ -33,11 +31,11 @@ const FINISH_AT_SHUTDOWN_MS = 1_000;
 const WARN_EVERY_MS = 60_000;
 
 /**
- * Delivers the outbox's messages: at least once, each by one instance at a time (claimed with a lease), signed per
- * Standard Webhooks, retried on the configured schedule and then marked failed. Every instance runs one; with no
- * endpoint registered it only looks, five times a second, at an empty table. Endpoints never wait for each other:
- * each has its own attempts in flight. Outcomes are recorded in batches, one transaction each. While the API saturates
- * the event loop, deliveries slow to a trickle and the outbox holds the rest (ApiPressure).
+ * Delivers the outbox's messages, at least once: polls for each endpoint's due messages, claims them with a lease, so
+ * that each is attempted by one instance at a time, and hands each to an attempt (attemptDelivery), whose outcome
+ * WebhookAttemptRecorder records. Every instance runs one; with no endpoint registered it only looks, five times a
+ * second, at an empty table. Endpoints never wait for each other: each has its own attempts in flight. While the API
+ * saturates the event loop, deliveries slow to a trickle and the outbox holds the rest (ApiPressure).
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -50,10 +48,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   /** Messages claimed by this instance and not yet recorded: released at shutdown for another instance to take. */
   private readonly claimed = new Set<number>();
   private readonly stop = new AbortController();
-  private readonly records = new GroupCommit<AttemptRecord, void>(async (batch) => {
-    await this.database.run(() => this.outbox.record(batch));
-    return batch.map(() => undefined);
-  });
   private poller?: NodeJS.Timeout;
   private stopping = false;
   /** The poll under way, if any: at shutdown, its claims must be known before they are released. */
@@ -67,8 +61,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     config: ConfigService<AppConfig, true>,
     private readonly outbox: WebhookOutbox,
     private readonly database: DatabaseConnection,
-    private readonly metrics: Metrics,
+    metrics: Metrics,
     private readonly pressure: ApiPressure,
+    private readonly recorder: WebhookAttemptRecorder,
   ) {
     this.config = config.get('webhooks', { infer: true });
     // Every attempt in flight listens to it, many more than Node's default warning level of 10.
@@ -83,7 +78,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       this.yielding = this.pressure.sample();
       void this.poll();
     }, POLL_MS).unref();
-    this.exportDepth();
   }
 
   /**
@@ -151,7 +145,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const attemptedAt = Date.now();
     let result: DeliveryResult;
     try {
-      result = await this.send(endpoint, message, attemptedAt);
+      result = await attemptDelivery(endpoint, message, attemptedAt, this.config, this.stop.signal);
     } finally {
       // The room is the endpoint's to use again at once: the outcome's commit is batched with others' and holds no
       // connection to the endpoint (the message stays claimed until it is recorded).
@@ -161,75 +155,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       if (left <= CLAIM_AGAIN_AT && this.backlogged.has(endpoint.id) && !this.yielding) void this.poll();
     }
     if (this.stop.signal.aborted) return;
-    const record = this.recordOf(message, attemptedAt, result);
-    this.metrics.webhookAttempts.inc({ outcome: record.outcome });
-    this.metrics.webhookAttemptDuration.observe(result.durationMs / 1000);
-    if (record.outcome !== 'retrying') this.metrics.webhookDeliveries.inc({ outcome: record.outcome });
-    if (record.outcome === 'failed') {
-      this.logger.warn(`Webhook ${messageId(endpoint.messageTag, message.id)} to endpoint ${endpoint.id} failed after ${record.attempt} attempt(s): ${record.error}`);
-    }
     try {
-      await this.records.add(record);
+      await this.recorder.record(endpoint, message, attemptedAt, result);
       this.claimed.delete(message.id);
     } catch (error) {
       // Not recorded (the database failed): the lease runs out and the message is attempted again.
       this.warn(`Webhook attempt of ${messageId(endpoint.messageTag, message.id)} not recorded: ${(error as Error).message}`);
     }
-  }
-
-  private async send(endpoint: DispatchEndpoint, message: ClaimedMessage, attemptedAt: number): Promise<DeliveryResult> {
-    try {
-      // Checked again at every attempt: the configuration may have changed since the endpoint was registered.
-      checkWebhookUrl(endpoint.url, { allowInsecure: this.config.allowInsecure });
-    } catch (error) {
-      return { outcome: 'failed', statusCode: null, error: (error as Error).message.slice(0, 200), durationMs: 0 };
-    }
-    const body = eventBody(message.eventType, message.createdAt, message.pet);
-    return sendWebhook({
-      url: endpoint.url,
-      headers: webhookHeaders({ id: messageId(endpoint.messageTag, message.id), timestamp: new Date(attemptedAt), body }, endpoint.secret),
-      body,
-      timeoutMs: this.config.timeoutMs,
-      allowPrivate: this.config.allowPrivateAddresses,
-      signal: this.stop.signal,
-    });
-  }
-
-  private recordOf(message: ClaimedMessage, attemptedAt: number, result: DeliveryResult): AttemptRecord {
-    const attempt = message.attempts + 1;
-    const retryInMs = result.outcome === 'delivered' ? undefined : nextAttemptDelayMs(this.config.retryScheduleSeconds, attempt);
-    const outcome = result.outcome === 'delivered' ? 'delivered' : retryInMs === undefined ? 'failed' : 'retrying';
-    return {
-      messageId: message.id,
-      endpointId: message.endpointId,
-      attempt,
-      attemptedAt,
-      outcome,
-      statusCode: result.statusCode,
-      error: result.error,
-      durationMs: result.durationMs,
-      nextAttemptAt: retryInMs === undefined ? null : Date.now() + retryInMs,
-      leaseUntil: message.leaseUntil,
-    };
-  }
-
-  /** Read when Prometheus scrapes, one query for both; NaN while the database cannot say, so that the scrape still works. */
-  private exportDepth(): void {
-    let reading: { at: number; depth: Promise<OutboxDepth | undefined> } | undefined;
-    const depth = () => {
-      if (!reading || Date.now() - reading.at > 1_000) {
-        reading = { at: Date.now(), depth: this.database.run(() => this.outbox.depth()).catch(() => undefined) };
-      }
-      return reading.depth;
-    };
-    this.metrics.gauge('petstore_webhook_outbox_messages', 'Webhook messages waiting to be delivered (not yet delivered or failed).', async () =>
-      (await depth())?.pending ?? NaN,
-    );
-    this.metrics.gauge('petstore_webhook_outbox_oldest_age_seconds', 'Age of the oldest webhook message waiting to be delivered; 0 when none.', async () => {
-      const read = await depth();
-      if (!read) return NaN;
-      return read.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - read.oldestCreatedAt) / 1000);
-    });
   }
 
   private warn(message: string): void {

@@ -8,8 +8,10 @@ import { SqliteWebhookOutbox } from './outbox/sqlite-webhook-outbox';
 import { WebhookOutbox } from './outbox/webhook-outbox';
 import { ApiPressure } from './api-pressure';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookAttemptRecorder } from './webhook-attempt-recorder';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookOutboxDepth } from './webhook-outbox-depth';
 import { WebhookOutboxPurge } from './webhook-outbox-purge';
 
 /** Signed webhooks, delivered from the outbox that creates fill; endpoints are registered with `npm run webhooks`. */
@@ -17,7 +19,9 @@ import { WebhookOutboxPurge } from './webhook-outbox-purge';
   imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookAttemptEntity])],
   providers: [
     WebhookDispatcher,
+    WebhookAttemptRecorder,
     WebhookOutboxPurge,
+    WebhookOutboxDepth,
     ApiPressure,
     {
       provide: WebhookOutbox,

@@ -1,3 +1,6 @@
+// WEBHOOK_RETRY_SCHEDULE's default and parser, a plain list of seconds: config imports nothing of webhooks/, which
+// reads the list and decides what it means for a message (webhooks/retry-schedule.ts).
+
 /**
  * The delays, in seconds, before each retry after the first, immediate attempt: the example schedule of Standard
  * Webhooks (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h), about three days in all.
@@ -21,18 +24,4 @@ export function parseRetrySchedule(text: string): number[] {
     }
     return Number(seconds);
   });
-}
-
-/**
- * The delay before the next attempt once `attemptsMade` attempts have failed, or undefined when the schedule is spent
- * and the message has failed for good.
- *
- * Deterministic, without the jitter the specification suggests: attempts are spread already by the times their events
- * happened, and an operator (or a test) gets exactly the schedule configured.
- */
-export function nextAttemptDelayMs(schedule: readonly number[], attemptsMade: number): number | undefined {
-  if (!Number.isSafeInteger(attemptsMade) || attemptsMade < 1) throw new RangeError(`attemptsMade must be a positive integer, not ${attemptsMade}.`);
-  const seconds = schedule[attemptsMade - 1];
-  // Rounded: 1.1 s is 1100.0000000000002 ms in binary floating point.
-  return seconds === undefined ? undefined : Math.round(seconds * 1000);
 }
