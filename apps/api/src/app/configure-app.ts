@@ -15,7 +15,7 @@ import { ShutdownState } from './http/shutdown.state';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { useCors } from './http/cors';
 import { fastifyOptions } from './http/fastify-options';
-import { useJsonBodyParser } from './http/json-body.parser';
+import { useJsonBodyParser } from './http/json-body-parser';
 import { lingerIfBodyUnread } from './http/lingering-close';
 import { useRequestBounds } from './http/request-bounds';
 import { requestIdHook } from './http/request-id.hook';
