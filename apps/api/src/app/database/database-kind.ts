@@ -7,7 +7,7 @@ import type { DataSourceOptions } from 'typeorm';
  * these. Its own file, imported by both, so that the migrations' per-database lines need nothing that imports the
  * migrations back.
  */
-export const DATABASE_KINDS = ['sqlite', 'postgres'] as const;
+const DATABASE_KINDS = ['sqlite', 'postgres'] as const;
 export type DatabaseKind = (typeof DATABASE_KINDS)[number];
 
 /** TypeORM's options for a database of this kind: what a dialect of that kind connects with. */
