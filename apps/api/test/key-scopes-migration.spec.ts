@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/app/auth/api-key';
 import { loadDatabaseConfig } from '../src/app/config/app-config';
-import { dialectFor } from '../src/app/database/dialects';
+import { dialectFor } from '../src/app/database/chosen-dialect';
 import { migrations } from '../src/app/database/migrations';
 import { AddKeyScopesAndRotation1764460800000 } from '../src/app/database/migrations/1764460800000-add-key-scopes-and-rotation';
 import { startApp } from './support/test-app';

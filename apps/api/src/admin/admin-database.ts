@@ -1,6 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { loadDatabaseConfig } from '../app/config/app-config';
-import { dialectFor } from '../app/database/dialects';
+import { dialectFor } from '../app/database/chosen-dialect';
 
 /**
  * Runs one admin command's work on the configured database (DATABASE_URL, as the service reads it), connected once as

@@ -13,14 +13,15 @@ import { declareDocsRoutes, setupDocs } from './openapi/setup-docs';
 import { ErrorFilter } from './http/error.filter';
 import { ShutdownState } from './http/shutdown.state';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
+import { useCors } from './http/cors';
 import { fastifyOptions } from './http/fastify-options';
-import { useJsonBodyParser } from './http/json-body.parser';
+import { useJsonBodyParser } from './http/json-body-parser';
 import { lingerIfBodyUnread } from './http/lingering-close';
 import { useRequestBounds } from './http/request-bounds';
 import { requestIdHook } from './http/request-id.hook';
 import { recordRoutes } from './http/route-table';
 import { useRouteRules } from './http/route-rules';
-import { useSecurity } from './http/security';
+import { useSecurityHeaders } from './http/security-headers';
 import { syncHook } from './http/sync-hook';
 import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
 import { createLogger } from './logging/create-logger';
@@ -59,8 +60,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // Loaded only when traced: with tracing off, no hook and no OpenTelemetry module.
   if (config.tracing) (await import('./observability/tracing/request-spans')).useRequestSpans(fastify);
   useJsonBodyParser(fastify);
-  // Security headers first of the request hooks; it also declares the CORS route public, as below for the docs.
-  await useSecurity(app, config);
+  // Security headers first of the request hooks; then CORS, which declares its route public, as below for the docs.
+  useSecurityHeaders(fastify);
+  useCors(app, config);
   declareDocsRoutes(fastify, config);
   // Each route's own request hooks, decided once from its config as it is registered (so after the declarations
   // above), run after the global hooks below: authentication and the per-key limit unless the route is public, then

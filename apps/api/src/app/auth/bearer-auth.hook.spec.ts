@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
-import type { ApiException } from '../errors/api.exception';
+import type { ApiException } from '../errors/api-exception';
 import { declareRouteRules, useRouteRules } from '../http/route-rules';
 import type { RateLimits } from '../rate-limit/rate-limits';
 import { Metrics } from '../metrics/metrics';

@@ -1,6 +1,6 @@
 import type { Scope } from '@petstore/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { asList, type RouteRules } from '../http/route-rules';
 import { syncHook } from '../http/sync-hook';
 import type { RateLimits } from '../rate-limit/rate-limits';

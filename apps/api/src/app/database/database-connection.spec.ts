@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { DatabaseConnection } from './database-connection';
 import type { DatabaseDialect } from './database-dialect';
 import type { Heartbeat } from './database-watch';

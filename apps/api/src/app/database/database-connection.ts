@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DatabaseDialect } from './database-dialect';
+import type { DatabaseDialect } from './database-dialect';
 import { isDatabaseUnavailable, serviceUnavailable } from './database-failure';
 import { DatabaseWatch } from './database-watch';
 import { withDeadline } from '../timing/deadline';
@@ -12,9 +12,9 @@ const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000];
  * readiness is false and operations answer 503, while this keeps trying in the background. Once connected, a
  * database that goes away mid-run is the driver's to reconnect to; each failed operation meanwhile is a 503. A
  * database reached over the network is watched (DatabaseWatch): while it is silent, operations answer 503 at once,
- * and no operation outlives the dialect's deadline, whatever the network does.
+ * and no operation outlives the dialect's deadline, whatever the network does. Made by DatabaseModule, with the app's
+ * one dialect.
  */
-@Injectable()
 export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseConnection.name);
   private retry?: NodeJS.Timeout;

@@ -1,17 +1,19 @@
-import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
+import type { DataSource, Migration } from 'typeorm';
+import type { DatabaseKind, OptionsOf } from './database-kind';
 import type { Heartbeat } from './database-watch';
 
 /**
- * What differs between the databases below the stores: how to connect, what makes a commit durable, and how several
- * processes migrate one database without stepping on each other. Chosen once, from the configuration (dialects.ts,
- * which also holds the union of them that code switches on).
+ * What every dialect implements (sqlite/sqlite.dialect.ts, postgres/postgres.dialect.ts): what differs between the
+ * databases below the stores, that is how to connect, what makes a commit durable, and how several processes migrate
+ * one database without stepping on each other. The one in use is chosen once, from the configuration
+ * (chosen-dialect.ts, which also holds the union of them that code switches on).
  */
-export abstract class DatabaseDialect {
-  /** Which database: what a switch over the dialects (dialects.ts) tells them apart by. */
-  abstract readonly kind: string;
+export abstract class DatabaseDialect<K extends DatabaseKind = DatabaseKind> {
+  /** Which database: what a switch over the dialects (chosen-dialect.ts) tells them apart by. */
+  abstract readonly kind: K;
 
-  /** TypeORM's settings; the schema always comes from the migrations. */
-  abstract options(): Promise<DataSourceOptions>;
+  /** TypeORM's settings, whose `type` is this dialect's kind; the schema always comes from the migrations. */
+  abstract options(): Promise<OptionsOf<K>>;
 
   /** Makes sure a commit means durable, and says how, for the start-up log; throws if it cannot. */
   abstract ensureDurability(dataSource: DataSource): Promise<string>;

@@ -1,4 +1,4 @@
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 
 // Errors that mean "the database cannot serve right now", as opposed to a bug: the request gets a 503 and the
 // client may retry. SQLite: locked, read-only, full or unreadable file. PostgreSQL: SQLSTATE class 08

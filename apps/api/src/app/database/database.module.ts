@@ -1,17 +1,18 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ChosenDialect } from './chosen-dialect';
+import { ChosenDialectModule } from './chosen-dialect.module';
 import { DatabaseConnection } from './database-connection';
-import { DatabaseDialect } from './database-dialect';
-import { DatabaseDialectModule } from './database-dialect.module';
 
 @Global()
 @Module({
   imports: [
-    DatabaseDialectModule,
+    ChosenDialectModule,
     TypeOrmModule.forRootAsync({
-      imports: [DatabaseDialectModule],
-      inject: [DatabaseDialect],
-      useFactory: async (dialect: DatabaseDialect) => ({
+      imports: [ChosenDialectModule],
+      inject: [ChosenDialect],
+      useFactory: async ({ dialect }: ChosenDialect) => ({
         ...(await dialect.options()),
         // The features' entities, from their modules' TypeOrmModule.forFeature.
         autoLoadEntities: true,
@@ -20,7 +21,13 @@ import { DatabaseDialectModule } from './database-dialect.module';
       }),
     }),
   ],
-  providers: [DatabaseConnection],
-  exports: [DatabaseDialectModule, DatabaseConnection],
+  providers: [
+    {
+      provide: DatabaseConnection,
+      inject: [DataSource, ChosenDialect],
+      useFactory: (dataSource: DataSource, { dialect }: ChosenDialect) => new DatabaseConnection(dataSource, dialect),
+    },
+  ],
+  exports: [ChosenDialectModule, DatabaseConnection],
 })
 export class DatabaseModule {}

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { DatabaseConnection } from '../database/database-connection';
 import { serviceUnavailable } from '../database/database-failure';
 import { ShutdownState } from '../http/shutdown.state';

@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorBody, ErrorCode } from '@petstore/contract';
 import { closeAfterLingering, discardWhileLingering } from './lingering-close';
 import { REQUEST_BOUNDS } from './request-bounds';
-import { EARLY_RESPONSE_HEADERS } from './security';
+import { EARLY_RESPONSE_HEADERS } from './security-headers';
 
 type Refusal = [number, ErrorCode, string];
 

@@ -1,7 +1,7 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { validationFailed } from '../errors/api.exception';
+import { validationFailed } from '../errors/api-exception';
 
 const WHERE = { body: ['Invalid request body', 'field'], query: ['Invalid query parameters', 'query parameter'] } as const;
 

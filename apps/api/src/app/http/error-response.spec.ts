@@ -1,6 +1,6 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
 import { ERROR_MESSAGE_MAX_LENGTH } from '@petstore/contract';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { toErrorResponse } from './error-response';
 
 describe(toErrorResponse.name, () => {

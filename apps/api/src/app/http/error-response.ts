@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ERROR_MESSAGE_MAX_LENGTH, type ErrorBody, type ErrorCode } from '@petstore/contract';
 import { REQUEST_BOUNDS } from './request-bounds';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 
 export interface ErrorResponse {
   body: ErrorBody;

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { sendError } from './error.filter';
 import { clientErrorHandler } from './client-error';
 import { REQUEST_BOUNDS } from './request-bounds';
-import { RequestLogController } from './request-log.controller';
-import { EARLY_RESPONSE_HEADERS } from './security';
+import { RequestLogController } from './request-log-controller';
+import { EARLY_RESPONSE_HEADERS } from './security-headers';
 
 // A client may name its request for tracing; anything that could forge a log line is replaced.
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;

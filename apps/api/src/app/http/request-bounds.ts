@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { syncHook } from './sync-hook';
 
 export const REQUEST_BOUNDS = {

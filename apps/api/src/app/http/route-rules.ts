@@ -2,7 +2,7 @@ import { METHOD_METADATA } from '@nestjs/common/constants';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
 import type { OperationId, Scope } from '@petstore/contract';
-import { ApiException, validationFailed } from '../errors/api.exception';
+import { ApiException, validationFailed } from '../errors/api-exception';
 import { describeUnknown } from './contract-validation.pipe';
 import { syncHook } from './sync-hook';
 

@@ -1,7 +1,7 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '@petstore/contract';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 
 /** Every route the app serves, so that an unmatched request can tell "no such path" from "wrong method". */
 export class RouteTable {

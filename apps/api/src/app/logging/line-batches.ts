@@ -10,7 +10,7 @@ const MAX_WAIT_MS = 1_000;
 /**
  * Gathers log lines and hands them to sonic-boom about 4 KiB at a time. sonic-boom can batch on its own (minLength),
  * but then measures its whole pending string on every line (Buffer.byteLength, which flattens it): under load, with
- * a write in flight, up to 16 KiB per line, which cost more than building the line (docs/performance.md).
+ * a write in flight, that cost more than building the line (measured: see docs/performance.md).
  */
 export class LineBatches implements DestinationStream {
   private lines: string[] = [];

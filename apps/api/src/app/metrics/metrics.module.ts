@@ -1,11 +1,10 @@
-import { Global, Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { Global, Module, type OnApplicationBootstrap, type OnApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
-import { DatabaseDialect } from '../database/database-dialect';
-import { type Dialect, unsupportedDatabase } from '../database/dialects';
+import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
 import type { PostgresDialect } from '../database/postgres/postgres.dialect';
 import { ShutdownState } from '../http/shutdown.state';
 import { RateLimits } from '../rate-limit/rate-limits';
@@ -27,22 +26,23 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly database: DatabaseConnection,
     private readonly shutdown: ShutdownState,
     private readonly dataSource: DataSource,
-    @Inject(DatabaseDialect) private readonly dialect: Dialect,
+    private readonly chosen: ChosenDialect,
     private readonly limits: RateLimits,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const { metrics, database, shutdown } = this;
+    const { dialect } = this.chosen;
     // First, so that the pool is read before this scrape's own query takes a connection from it.
-    switch (this.dialect.kind) {
+    switch (dialect.kind) {
       case 'postgres':
-        this.exportPool(this.dialect);
+        this.exportPool(dialect);
         break;
       case 'sqlite':
         // One file, no pool.
         break;
       default:
-        unsupportedDatabase(this.dialect);
+        unsupportedDatabase(dialect);
     }
     // One query per scrape answers both.
     let answering: { at: number; answers: Promise<boolean> } | undefined;

@@ -3,7 +3,7 @@ import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } fro
 import { API_VERSION, LIST_LIMIT, OPERATION_SCOPES, SCOPES } from '@petstore/contract';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import type { AppConfig } from '../config/app-config';
-import { allowOriginHeader } from '../http/response-headers';
+import { allowOriginHeader } from '../http/cors';
 import { PET_CREATED_EVENT, petCreatedEventSchema, webhooksDescription } from './webhooks-description';
 
 export const BEARER_SCHEME = 'bearer';

@@ -3,7 +3,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { declareRouteRules } from '../http/route-rules';
-import { pageSecurityHeaders } from '../http/security';
+import { pageSecurityHeaders } from '../http/security-headers';
 import { buildOpenApiDocument } from './openapi-document';
 
 /** Where Swagger UI is served (its files and the OpenAPI document below it), without the leading slash. */

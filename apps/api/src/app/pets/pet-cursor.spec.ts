@@ -1,5 +1,5 @@
 import { CURSOR_LENGTH } from '@petstore/contract';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { decodeCursor, encodeCursor } from './pet-cursor';
 
 describe('pet cursor', () => {

@@ -1,5 +1,5 @@
 import { CURSOR_LENGTH, MAX_ID } from '@petstore/contract';
-import { validationFailed } from '../errors/api.exception';
+import { validationFailed } from '../errors/api-exception';
 
 // A cursor is the id of the last pet of the previous page. Pages are keyed on id, which is increasing and never
 // reused, so a walk sees every pet that existed when it began exactly once, and a pet added meanwhile at most once.

@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { MAX_ID } from '@petstore/contract';
-import { ApiException, validationFailed } from '../errors/api.exception';
+import { ApiException, validationFailed } from '../errors/api-exception';
 
 const INT64_MAX = 2n ** 63n - 1n;
 

@@ -21,7 +21,7 @@ import {
   TOO_MANY_REQUESTS_HEADERS,
   UNAUTHORIZED_HEADERS,
   insufficientScopeHeaders,
-} from '../http/response-headers';
+} from '../http/header-docs';
 import { DocumentedOperation } from '../http/documented-operation';
 import { GET_PET_HEADERS } from './get-pet.headers';
 

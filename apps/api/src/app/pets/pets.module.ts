@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
-import { DatabaseDialect } from '../database/database-dialect';
-import { type Dialect, unsupportedDatabase } from '../database/dialects';
+import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
 import { Metrics } from '../metrics/metrics';
 import { IdempotencyKeyPurge } from './idempotency/idempotency-key-purge';
 import { PetStore } from './pet-store';
@@ -19,8 +18,8 @@ import { SqlitePetStore } from './stores/sqlite-pet-store';
     {
       // The one choice of store, made once: nothing above it asks which database is in use.
       provide: PetStore,
-      inject: [DataSource, DatabaseConnection, DatabaseDialect, Metrics],
-      useFactory: (dataSource: DataSource, database: DatabaseConnection, dialect: Dialect, metrics: Metrics): PetStore => {
+      inject: [DataSource, DatabaseConnection, ChosenDialect, Metrics],
+      useFactory: (dataSource: DataSource, database: DatabaseConnection, { dialect }: ChosenDialect, metrics: Metrics): PetStore => {
         switch (dialect.kind) {
           case 'sqlite':
             return new SqlitePetStore(dataSource, database, dialect, metrics);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Pet, PetStatus } from '@petstore/contract';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { Metrics } from '../metrics/metrics';
 import { decodeCursor } from './pet-cursor';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';

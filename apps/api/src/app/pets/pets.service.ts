@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LIST_LIMIT, type NewPet, type Pet, PetStatus } from '@petstore/contract';
 import type { ListPetsQueryDto } from '@petstore/contract/dto';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { Metrics } from '../metrics/metrics';
 import { fingerprintOf, type IdempotencyClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';

@@ -3,7 +3,7 @@ import type { ConfigService } from '@nestjs/config';
 import type Redis from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/app-config';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '../errors/api-exception';
 import { withDeadline } from '../timing/deadline';
 import { RedisCircuit } from './redis-circuit';
 

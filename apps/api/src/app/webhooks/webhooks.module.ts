@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DatabaseDialect } from '../database/database-dialect';
-import { type Dialect, unsupportedDatabase } from '../database/dialects';
+import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
 import { PostgresWebhookOutbox } from './outbox/postgres-webhook-outbox';
 import { SqliteWebhookOutbox } from './outbox/sqlite-webhook-outbox';
 import { WebhookOutbox } from './outbox/webhook-outbox';
@@ -25,8 +24,8 @@ import { WebhookOutboxPurge } from './webhook-outbox-purge';
     ApiPressure,
     {
       provide: WebhookOutbox,
-      inject: [DataSource, DatabaseDialect],
-      useFactory: (dataSource: DataSource, dialect: Dialect): WebhookOutbox => {
+      inject: [DataSource, ChosenDialect],
+      useFactory: (dataSource: DataSource, { dialect }: ChosenDialect): WebhookOutbox => {
         switch (dialect.kind) {
           case 'sqlite':
             return new SqliteWebhookOutbox(dataSource, dialect.transactions);

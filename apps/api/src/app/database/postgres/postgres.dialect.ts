@@ -1,8 +1,9 @@
 import type { Client, ClientConfig, Pool } from 'pg';
-import { type DataSource, type DataSourceOptions, type Migration, MigrationExecutor } from 'typeorm';
+import { type DataSource, type Migration, MigrationExecutor } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
+import type { OptionsOf } from '../database-kind';
 import { type Heartbeat, WATCH_TIMING } from '../database-watch';
 import { destroyConnection, PostgresHeartbeat } from './postgres-heartbeat';
 import { SCHEMA_OPTIONS } from '../schema';
@@ -19,7 +20,7 @@ const SESSION_SETTINGS = (statementTimeoutMs: number) => ({
 });
 
 /** A PostgreSQL server, which several instances of the service may share. */
-export class PostgresDialect extends DatabaseDialect {
+export class PostgresDialect extends DatabaseDialect<'postgres'> {
   readonly kind = 'postgres';
   /** Every connection the pool has opened and not yet closed, so that they can be dropped at once. */
   private readonly pooled = new Set<Client>();
@@ -29,7 +30,7 @@ export class PostgresDialect extends DatabaseDialect {
     super();
   }
 
-  async options(): Promise<DataSourceOptions> {
+  async options(): Promise<OptionsOf<'postgres'>> {
     const { statementTimeoutMs } = this.config;
     const driver = (this.driver = (await import('pg')).default);
     const pooled = this.pooled;

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DataSource, DataSourceOptions, Migration } from 'typeorm';
+import type { DataSource, Migration } from 'typeorm';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
+import type { OptionsOf } from '../database-kind';
 import { statementSpans } from '../../observability/statement-spans';
 import { SCHEMA_OPTIONS } from '../schema';
 import { spannedDatabase } from './spanned-database';
@@ -15,7 +16,7 @@ const SYNCHRONOUS_FULL = 2;
 const WAL_RETRY_MS = 10;
 
 /** An embedded file in WAL mode, which any number of processes may share. */
-export class SqliteDialect extends DatabaseDialect {
+export class SqliteDialect extends DatabaseDialect<'sqlite'> {
   readonly kind = 'sqlite';
   /** Every multi-statement transaction of this process's writing connection takes its turn here. */
   readonly transactions = new TransactionQueue();
@@ -24,7 +25,7 @@ export class SqliteDialect extends DatabaseDialect {
     super();
   }
 
-  async options(): Promise<DataSourceOptions> {
+  async options(): Promise<OptionsOf<'sqlite'>> {
     const { default: sqlite3 } = await import('sqlite3');
     // TypeORM switches sqlite3 into verbose mode, which captures a stack trace on every statement, a cost that showed in
     // every request's profile. Errors still carry their SQL through TypeORM's QueryFailedError.

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { validationFailed } from '../../errors/api.exception';
+import { validationFailed } from '../../errors/api-exception';
 import { REPEATED, singleHeader } from '../../http/single-header';
 import { isValidIdempotencyKey } from './idempotency-key';
 

@@ -52,7 +52,7 @@ export class PostgresPetStore extends BatchingPetStore {
 
   /**
    * On TypeORM's own pool (same connections, pool size and timeouts) but without a QueryRunner and result wrapping per
-   * query, which cost a read by id 7% of PostgreSQL's throughput against SQLite's (docs/performance.md).
+   * query, which cost reads by id part of their throughput (measured: see docs/performance.md, PostgreSQL lookups).
    */
   private async select(sql: string, parameters: unknown[]): Promise<Pet[]> {
     // Reads run only once the database connected (DatabaseConnection), so the pool is there.

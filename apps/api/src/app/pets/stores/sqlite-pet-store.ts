@@ -14,8 +14,8 @@ import { writeSqliteBatch } from './sqlite-creates';
 const READERS = 4;
 
 // Each lookup answers one row holding its pets as one JSON array of their columns' values: sqlite3 builds a
-// JavaScript object per row and column through N-API, which cost more than JSON.parse of the same pets (measured:
-// 17 µs less main-thread time per lookup of 25 pets, see docs/performance.md).
+// JavaScript object per row and column through N-API, which cost more than JSON.parse of the same pets (measured: see
+// docs/performance.md, SQLite rows).
 const AS_JSON = `json_group_array(json_array(${PET_COLUMN_NAMES.join(', ')}) ORDER BY id) AS pets`;
 
 const SQL = {

@@ -1,4 +1,4 @@
-import { jsonDepth } from './json-body.parser';
+import { jsonDepth } from './json-body-parser';
 
 describe(jsonDepth.name, () => {
   const nested = (levels: number) => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);

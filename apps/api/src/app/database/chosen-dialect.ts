@@ -10,7 +10,7 @@ import { SqliteDialect } from './sqlite/sqlite.dialect';
  */
 export type Dialect = SqliteDialect | PostgresDialect;
 
-// The dialects' kinds are exactly the databases per-database values are keyed by: a dialect added here without its
+// The dialects' kinds are exactly the databases perDatabase values are keyed by: a dialect added here without its
 // kind in DatabaseKind (or the reverse) does not compile.
 type SameKinds = [Dialect['kind']] extends [DatabaseKind] ? ([DatabaseKind] extends [Dialect['kind']] ? true : false) : false;
 const sameKinds: SameKinds = true;
@@ -26,6 +26,14 @@ export function dialectFor(database: DatabaseConfig): Dialect {
     default:
       return unsupportedDatabase(database);
   }
+}
+
+/**
+ * The app's one dialect, as the union to switch on: its DI token (provided by ChosenDialectModule), so that a
+ * constructor or factory that injects it gets what its type says, without a cast.
+ */
+export class ChosenDialect {
+  constructor(readonly dialect: Dialect) {}
 }
 
 /** The `default` of every switch over the databases: reached only by a value the union does not hold. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'secure-json-parse';
-import { ApiException, validationFailed } from '../errors/api.exception';
+import { ApiException, validationFailed } from '../errors/api-exception';
 import { REQUEST_BOUNDS } from './request-bounds';
 
 /** Depth of the deepest array or object in a parsed JSON value, without recursion. */

@@ -1,7 +1,10 @@
 import type { HeaderObject, SchemaObject } from '@nestjs/swagger';
 import { RATE_LIMIT_WINDOWS } from '../rate-limit/rate-limits';
 
-/** Response headers of one response, as OpenAPI describes them. */
+/**
+ * Response headers of one response, as the OpenAPI document describes them: below, those that authentication
+ * (auth/bearer-auth.hook.ts) and the rate limits (rate-limit/rate-limits.ts) send.
+ */
 export type HeaderDocs = Record<string, HeaderObject & { schema: SchemaObject }>;
 
 /** A string header whose values are bounded; `pattern` where the value has a fixed shape. */
@@ -77,12 +80,3 @@ export const TOO_MANY_REQUESTS_HEADERS: HeaderDocs = {
   ),
   RateLimit: stateField('Nothing is left of it (`r=0`); it resets in `t` seconds.', '"default";r=0;t=1'),
 };
-
-/**
- * `Access-Control-Allow-Origin` as the CORS set-up in http/security.ts sends it: on every answer to a request from
- * one of `origins`, echoing that origin.
- */
-export const allowOriginHeader = (origins: readonly string[]) => ({
-  description: 'The calling page\'s `Origin`, when it is one of the configured `CORS_ORIGINS`; absent otherwise.',
-  schema: { type: 'string', enum: [...origins], example: origins[0] },
-});
