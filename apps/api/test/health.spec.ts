@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ShutdownState } from '../src/app/http/shutdown.state';
+import { ShutdownState } from '../src/app/http/shutdown-state';
 import { expectError } from './support/assertions';
 import { TEST_KEY, startApp, type TestApp } from './support/test-app';
 

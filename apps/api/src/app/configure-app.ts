@@ -11,7 +11,7 @@ import { useBearerAuth } from './auth/bearer-auth.hook';
 import type { AppConfig } from './config/app-config';
 import { declareDocsRoutes, setupDocs } from './openapi/setup-docs';
 import { ErrorFilter } from './http/error.filter';
-import { ShutdownState } from './http/shutdown.state';
+import { ShutdownState } from './http/shutdown-state';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { useCors } from './http/cors';
 import { fastifyOptions } from './http/fastify-options';

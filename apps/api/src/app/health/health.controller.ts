@@ -5,7 +5,7 @@ import { Public } from '../auth/public.decorator';
 import { ApiException } from '../errors/api-exception';
 import { DatabaseConnection } from '../database/database-connection';
 import { serviceUnavailable } from '../database/database-failure';
-import { ShutdownState } from '../http/shutdown.state';
+import { ShutdownState } from '../http/shutdown-state';
 
 /** Probes for orchestrators and load balancers; no key needed, nothing secret in them. */
 @Public()

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ShutdownState } from './shutdown.state';
+import type { ShutdownState } from './shutdown-state';
 
 /**
  * Once the service stops listening, idle kept-alive connections are closed only after no request has arrived or

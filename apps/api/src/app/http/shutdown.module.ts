@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { ShutdownState } from './shutdown.state';
+import { ShutdownState } from './shutdown-state';
 
 /** Whether the instance is stopping, for those who answer differently then: readiness, metrics, the HTTP hooks. */
 @Global()

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
 import type { PostgresDialect } from '../database/postgres/postgres.dialect';
-import { ShutdownState } from '../http/shutdown.state';
+import { ShutdownState } from '../http/shutdown-state';
 import { RateLimits } from '../rate-limit/rate-limits';
 import { listenForScrapes } from './metrics-listener';
 import { Metrics } from './metrics';
