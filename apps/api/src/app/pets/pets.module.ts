@@ -5,11 +5,11 @@ import { DatabaseDialect } from '../database/database-dialect';
 import { type Dialect, unsupportedDatabase } from '../database/dialects';
 import { Metrics } from '../metrics/metrics';
 import { IdempotencyKeyPurge } from './idempotency/idempotency-key-purge';
-import { PetStore } from './pet-store';
+import { PetStore } from './pet.store';
 import { PetsController } from './pets.controller';
 import { PetsService } from './pets.service';
-import { PostgresPetStore } from './stores/postgres-pet-store';
-import { SqlitePetStore } from './stores/sqlite-pet-store';
+import { PostgresPetStore } from './stores/postgres-pet.store';
+import { SqlitePetStore } from './stores/sqlite-pet.store';
 
 @Module({
   controllers: [PetsController],

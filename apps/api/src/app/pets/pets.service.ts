@@ -5,7 +5,7 @@ import { ApiException } from '../errors/api.exception';
 import { Metrics } from '../metrics/metrics';
 import { fingerprintOf, type IdempotencyClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';
-import { PetStore } from './pet-store';
+import { PetStore } from './pet.store';
 
 export interface PetPage {
   pets: Pet[];

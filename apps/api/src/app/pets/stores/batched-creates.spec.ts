@@ -1,6 +1,6 @@
 import { PetStatus } from '@petstore/contract';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
-import type { IdempotentInsert } from '../pet-store';
+import type { IdempotentInsert } from '../pet.store';
 import { answers, BatchedCreates, decide, type PendingCreate, type StoredClaim } from './batched-creates';
 
 const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });

@@ -2,7 +2,7 @@ import type { Pet } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
 import { GroupCommit } from '../../database/batching/group-commit';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
-import type { IdempotentInsert, PetToCreate } from '../pet-store';
+import type { IdempotentInsert, PetToCreate } from '../pet.store';
 
 /** A create waiting for its commit, with the Idempotency-Key it claims if it has one. */
 export interface PendingCreate {

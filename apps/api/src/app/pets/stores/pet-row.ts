@@ -1,6 +1,6 @@
 import { type Pet, type PetStatus, PET_STATUSES } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
-import type { PetToCreate } from '../pet-store';
+import type { PetToCreate } from '../pet.store';
 
 /** How one field of the contract's Pet is kept in `pets` and served. */
 type PetColumn<F extends keyof Pet> = Optionality<F> & {

@@ -1,7 +1,7 @@
 import type { Pet } from '@petstore/contract';
 import type { DataSource } from 'typeorm';
 import { toSafeInteger } from '../../database/safe-integer';
-import type { IdempotentInsert } from '../pet-store';
+import type { IdempotentInsert } from '../pet.store';
 import { PET_INSERT_COLUMNS, PET_INSERT_POSTGRES_TYPES, petColumnValues } from './pet-row';
 import { answers, claimId, decide, type PendingCreate, STORED_CLAIM_COLUMNS, type StoredClaim } from './batched-creates';
 

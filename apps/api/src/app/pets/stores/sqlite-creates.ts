@@ -1,6 +1,6 @@
 import type { Pet } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
-import type { IdempotentInsert } from '../pet-store';
+import type { IdempotentInsert } from '../pet.store';
 import { answers, decide, type PendingCreate, STORED_CLAIM_COLUMNS, type StoredClaim } from './batched-creates';
 import { PET_INSERT_COLUMNS, petValues } from './pet-row';
 

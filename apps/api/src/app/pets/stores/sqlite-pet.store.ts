@@ -4,9 +4,9 @@ import type { DatabaseConnection } from '../../database/database-connection';
 import type { Metrics } from '../../metrics/metrics';
 import type { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
-import type { IdempotentInsert, PetPageQuery } from '../pet-store';
+import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import type { PendingCreate } from './batched-creates';
-import { BatchingPetStore } from './batching-pet-store';
+import { BatchingPetStore } from './batching-pet.store';
 import { PET_COLUMN_NAMES, valuesToPet } from './pet-row';
 import { writeSqliteBatch } from './sqlite-creates';
 

@@ -4,9 +4,9 @@ import type { DataSource } from 'typeorm';
 import type { DatabaseConnection } from '../../database/database-connection';
 import type { PostgresDialect } from '../../database/postgres/postgres.dialect';
 import type { Metrics } from '../../metrics/metrics';
-import type { IdempotentInsert, PetPageQuery } from '../pet-store';
+import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import type { PendingCreate } from './batched-creates';
-import { BatchingPetStore } from './batching-pet-store';
+import { BatchingPetStore } from './batching-pet.store';
 import { petSelectList, type PetRow, toPet } from './pet-row';
 import { writePostgresBatch } from './postgres-creates';
 
