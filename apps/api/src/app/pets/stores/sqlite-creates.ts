@@ -1,7 +1,9 @@
 import type { Pet } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
 import type { IdempotentInsert } from '../pet.store';
-import { answers, decide, type PendingCreate, STORED_CLAIM_COLUMNS, type StoredClaim } from './batched-creates';
+import { decide } from '../idempotency/claim-decision';
+import { CLAIM_COLUMN_NAMES, CLAIM_KEY_COLUMNS, CLAIM_SELECT_LIST, type ClaimRow, claimValues, storedClaim, toStoredClaim } from '../idempotency/idempotency-row';
+import { answers, type PendingCreate } from './batched-creates';
 import { PET_INSERT_COLUMNS, petValues } from './pet-row';
 
 /** Runs one statement on the connection that writes; an INSERT resolves to the rowid of its last row. */
@@ -9,14 +11,13 @@ export type SqliteStatement = (sql: string, parameters: unknown[]) => Promise<un
 
 const SQL = {
   // One statement for any number of keys: the (holder, key) pairs come as one JSON array.
-  storedClaims: `SELECT ${STORED_CLAIM_COLUMNS} FROM idempotency_keys
-                 WHERE (holder, idempotency_key) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))`,
+  storedClaims: `SELECT ${CLAIM_SELECT_LIST} FROM idempotency_keys
+                 WHERE (${CLAIM_KEY_COLUMNS}) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))`,
   insertPets: (rows: number) =>
     `INSERT INTO pets (${PET_INSERT_COLUMNS.join(', ')}) VALUES ${Array(rows).fill(`(${PET_INSERT_COLUMNS.map(() => '?').join(', ')})`).join(', ')}`,
   // An expired key of the same name is replaced: the 24 hours start again from this create.
   insertClaims: (rows: number) =>
-    `INSERT OR REPLACE INTO idempotency_keys (holder, idempotency_key, fingerprint, pet_id, created_at)
-     VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`,
+    `INSERT OR REPLACE INTO idempotency_keys (${CLAIM_COLUMN_NAMES.join(', ')}) VALUES ${Array(rows).fill(`(${CLAIM_COLUMN_NAMES.map(() => '?').join(', ')})`).join(', ')}`,
 };
 
 /**
@@ -31,17 +32,12 @@ export async function writeSqliteBatch(statement: SqliteStatement, batch: Pendin
 
   await statement('BEGIN IMMEDIATE', []);
   try {
-    const stored = (await statement(SQL.storedClaims, [JSON.stringify(claims.map(({ holder, key }) => [holder, key]))])) as StoredClaim[];
+    const stored = ((await statement(SQL.storedClaims, [JSON.stringify(claims.map(({ holder, key }) => [holder, key]))])) as ClaimRow[]).map(toStoredClaim);
     const decisions = decide(batch, stored);
     const creates = batch.filter((_, index) => decisions[index] === 'create');
     const pets = creates.length > 0 ? await insertPets(statement, creates) : [];
-    const claimed = creates.flatMap(({ claim }, index) => (claim ? [{ claim, petId: pets[index].id }] : []));
-    if (claimed.length > 0) {
-      await statement(
-        SQL.insertClaims(claimed.length),
-        claimed.flatMap(({ claim, petId }) => [claim.holder, claim.key, claim.fingerprint, petId, claim.createdAt]),
-      );
-    }
+    const claimed = creates.flatMap(({ claim }, index) => (claim ? [storedClaim(claim, pets[index].id)] : []));
+    if (claimed.length > 0) await statement(SQL.insertClaims(claimed.length), claimed.flatMap(claimValues));
     await statement('COMMIT', []);
     return answers(decisions, pets);
   } catch (error) {
