@@ -22,7 +22,7 @@ const text = (value: unknown) => value as string;
 /**
  * The one list of the columns of `idempotency_keys`, in the migration's order: the batch writers' statements on the
  * table (select, upsert, purge) and the reading of a selected row are built from it. A field of StoredClaim missing
- * here does not compile; adding a column is this list and a migration.
+ * here does not compile; a column added here (and in a migration) is written and read on both databases.
  */
 const CLAIM_COLUMNS: { readonly [F in ClaimField]-?: ClaimColumn<F> } = {
   holder: { column: 'holder', postgresType: 'varchar', read: text },

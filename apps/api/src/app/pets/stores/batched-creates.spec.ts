@@ -1,7 +1,8 @@
 import { PetStatus } from '@petstore/contract';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key';
 import type { IdempotentInsert } from '../pet.store';
-import { answers, BatchedCreates, type PendingCreate } from './batched-creates';
+import { BatchedCreates, type PendingCreate } from './batched-creates';
+import { answers } from './batch-writer';
 
 const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
 const claim = (key: string, createdAt = Date.now()): IdempotencyClaim => ({ holder: 'env:a', key, fingerprint: `fp-${key}`, createdAt });

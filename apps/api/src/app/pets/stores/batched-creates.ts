@@ -1,6 +1,5 @@
 import type { Pet } from '@petstore/contract';
 import { GroupCommit } from '../../database/batching/group-commit';
-import type { Decision } from '../idempotency/claim-decision';
 import { claimId, type IdempotencyClaim } from '../idempotency/idempotency-key';
 import type { IdempotentInsert, PetToCreate } from '../pet.store';
 
@@ -15,7 +14,7 @@ export type WriteBatch = (batch: PendingCreate[]) => Promise<IdempotentInsert[]>
 
 /**
  * Creates that arrive together, committed together: one transaction (and one WAL flush) for the batch instead of one
- * per create, each caller answered only once the batch is committed. Each database writes its batches its own way.
+ * per create, each caller answered only once the batch is committed. How a batch is written is batch-writer.ts's.
  */
 export class BatchedCreates {
   private readonly groupCommit: GroupCommit<PendingCreate, IdempotentInsert>;
@@ -52,10 +51,4 @@ export class BatchedCreates {
     if (this.committing.has(claimId(claim))) return Promise.resolve({ outcome: 'in_use' });
     return this.groupCommit.add({ pet, claim });
   }
-}
-
-/** The batch's answers in its order: each decision, with the created pets in place of 'create', in their order. */
-export function answers(decisions: Decision[], created: Pet[]): IdempotentInsert[] {
-  let next = 0;
-  return decisions.map((decision) => (decision === 'create' ? { outcome: 'created', pet: created[next++] } : decision));
 }
