@@ -1,5 +1,5 @@
 import type { Pet } from '@petstore/contract';
-import { PetStore } from '../src/app/pets/pet-store';
+import { PetStore } from '../src/app/pets/pet.store';
 import { expectError } from './support/assertions';
 import { type RawResponse, rawRequest } from './support/raw-http';
 import { AUTH, JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { PetStore } from '../src/app/pets/pet-store';
+import { PetStore } from '../src/app/pets/pet.store';
 import { expectError } from './support/assertions';
 import type { ErrorCode } from '@petstore/contract';
 import { type RawResponse, rawRequest, rawUpload } from './support/raw-http';

@@ -1,5 +1,5 @@
 import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, LIST_LIMIT, MAX_ID, OPERATION_SCOPES, type OperationId, SCOPES } from '@petstore/contract';
-import { PET_RESPONSE_SCHEMA } from '../src/app/pets/pet.response-schemas';
+import { PET_RESPONSE_SCHEMA } from '../src/app/pets/pet-response-schemas';
 import { startApp, type TestApp } from './support/test-app';
 
 // The served document is plain JSON; these shapes name only what the assertions read.

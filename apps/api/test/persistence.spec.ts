@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { migrations as ALL_MIGRATIONS } from '../src/app/database/migrations';
-import { PetStore } from '../src/app/pets/pet-store';
+import { PetStore } from '../src/app/pets/pet.store';
 import { AUTH, JSON_AUTH, startApp } from './support/test-app';
 import { createTestDatabase, TEST_DATABASE } from './support/test-database';
 

@@ -8,12 +8,12 @@ import { ListPetsQueryDto, NewPetDto } from '@petstore/contract/dto';
 import { ApiKeyHolder } from '../auth/api-key-holder.decorator';
 import type { AppConfig } from '../config/app-config';
 import { RouteRules } from '../http/route-rules';
-import { GET_PET_HEADERS } from './get-pet.headers';
+import { GET_PET_HEADERS } from './get-pet-headers';
 import { IdempotencyKeyHeader } from './idempotency/idempotency-key.decorator';
 import { nextPageLink } from './next-page-link';
 import { PetIdPipe } from './pet-id.pipe';
-import { CREATE_PET_SCHEMA, GET_PET_SCHEMA, LIST_PETS_SCHEMA } from './pet.response-schemas';
-import { CreatePetDocs, GetPetDocs, ListPetsDocs } from './pets.api-docs';
+import { CREATE_PET_SCHEMA, GET_PET_SCHEMA, LIST_PETS_SCHEMA } from './pet-response-schemas';
+import { CreatePetDocs, GetPetDocs, ListPetsDocs } from './pets-api-docs.decorator';
 import { PetsService } from './pets.service';
 
 @ApiTags('pets')

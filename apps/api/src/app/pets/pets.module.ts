@@ -4,11 +4,11 @@ import { DatabaseConnection } from '../database/database-connection';
 import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
 import { Metrics } from '../metrics/metrics';
 import { IdempotencyKeyPurge } from './idempotency/idempotency-key-purge';
-import { PetStore } from './pet-store';
+import { PetStore } from './pet.store';
 import { PetsController } from './pets.controller';
 import { PetsService } from './pets.service';
-import { PostgresPetStore } from './stores/postgres-pet-store';
-import { SqlitePetStore } from './stores/sqlite-pet-store';
+import { PostgresPetStore } from './stores/postgres-pet.store';
+import { SqlitePetStore } from './stores/sqlite-pet.store';
 
 @Module({
   controllers: [PetsController],

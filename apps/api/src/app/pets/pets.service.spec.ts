@@ -4,7 +4,7 @@ import { ApiException } from '../errors/api-exception';
 import { Metrics } from '../metrics/metrics';
 import { decodeCursor } from './pet-cursor';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';
-import type { IdempotentInsert, PetPageQuery, PetStore } from './pet-store';
+import type { IdempotentInsert, PetPageQuery, PetStore } from './pet.store';
 import { PetsService } from './pets.service';
 
 /** An in-memory stand-in for the table, with the store's contract: pages keyed on id, ascending. */

@@ -3,20 +3,14 @@ import { LIST_LIMIT, type NewPet, type Pet, PetStatus } from '@petstore/contract
 import type { ListPetsQueryDto } from '@petstore/contract/dto';
 import { ApiException } from '../errors/api-exception';
 import { Metrics } from '../metrics/metrics';
-import { fingerprintOf, type IdempotencyClaim } from './idempotency/idempotency-key';
+import { type IdempotencyRequest, newClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';
-import { PetStore } from './pet-store';
+import { PetStore } from './pet.store';
 
 export interface PetPage {
   pets: Pet[];
   /** Cursor of the next page, when there is one. */
   nextCursor?: string;
-}
-
-/** An Idempotency-Key as sent, with who sent it. */
-export interface IdempotencyRequest {
-  holder: string;
-  key: string;
 }
 
 export interface CreatedPet {
@@ -47,7 +41,7 @@ export class PetsService {
 
     // The body as sent, not as completed with defaults: a retry must send an equal body. Whether the key is free is
     // the store's to decide, inside the database's transaction, so that it holds across processes.
-    const claim: IdempotencyClaim = { ...idempotency, fingerprint: fingerprintOf(newPet), createdAt: Date.now() };
+    const claim = newClaim(idempotency, newPet);
     const result = await this.store.insertIdempotently(pet, claim);
     if (result.outcome === 'created') return { pet: result.pet, replayed: false };
     if (result.outcome === 'in_use') {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PetStore } from '../pet-store';
+import { PetStore } from '../pet.store';
 import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency-key';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;

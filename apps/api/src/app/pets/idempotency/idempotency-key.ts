@@ -7,11 +7,15 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Visible ASCII characters (%x21-7E): no spaces, so repeated headers, joined with ", ", are refused too. */
 const VALID_KEY = new RegExp(`^[\\x21-\\x7e]{${IDEMPOTENCY_KEY_LENGTH.min},${IDEMPOTENCY_KEY_LENGTH.max}}$`);
 
-/** A create that carries an Idempotency-Key, as the stores keep it. */
-export interface IdempotencyClaim {
+/** An Idempotency-Key as sent, with who sent it. */
+export interface IdempotencyRequest {
   /** The API key's holder: keys are scoped to the caller, so two callers may use the same key. */
   holder: string;
   key: string;
+}
+
+/** A create that carries an Idempotency-Key, as the stores keep it (idempotency-row.ts: its row). */
+export interface IdempotencyClaim extends IdempotencyRequest {
   /** SHA-256 of the body in canonical JSON. */
   fingerprint: string;
   /** Epoch milliseconds. */
@@ -19,6 +23,19 @@ export interface IdempotencyClaim {
 }
 
 export const isValidIdempotencyKey = (value: string): boolean => VALID_KEY.test(value);
+
+/**
+ * The claim of a create sent with a key. `body` is the body as sent, not as completed with defaults: a retry must send
+ * an equal body.
+ */
+export const newClaim = (request: IdempotencyRequest, body: unknown, now = Date.now()): IdempotencyClaim => ({
+  ...request,
+  fingerprint: fingerprintOf(body),
+  createdAt: now,
+});
+
+/** One string per (holder, key): keys are visible ASCII, so a newline keeps the two apart. */
+export const claimId = ({ holder, key }: IdempotencyRequest): string => `${holder}\n${key}`;
 
 /**
  * Equal JSON bodies get equal fingerprints whatever their key order or spacing: objects are written with

@@ -1,11 +1,11 @@
 import { PetStatus } from '@petstore/contract';
-import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../idempotency/idempotency-key';
-import type { IdempotentInsert } from '../pet-store';
-import { answers, BatchedCreates, decide, type PendingCreate, type StoredClaim } from './batched-creates';
+import type { IdempotencyClaim } from '../idempotency/idempotency-key';
+import type { IdempotentInsert } from '../pet.store';
+import { BatchedCreates, type PendingCreate } from './batched-creates';
+import { answers } from './batch-writer';
 
 const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
 const claim = (key: string, createdAt = Date.now()): IdempotencyClaim => ({ holder: 'env:a', key, fingerprint: `fp-${key}`, createdAt });
-const stored = (key: string, createdAt: number, petId = 7): StoredClaim => ({ holder: 'env:a', key, fingerprint: `fp-${key}`, petId: String(petId), createdAt: String(createdAt) });
 
 describe(BatchedCreates.name, () => {
   /** A writer that creates every pet of a batch, holding each batch until released. */
@@ -63,38 +63,5 @@ describe(BatchedCreates.name, () => {
   it('rejects every create of a batch whose write fails', async () => {
     const sut = new BatchedCreates(async () => Promise.reject(new Error('disk full')));
     await expect(Promise.all([sut.create(pet('a')), sut.createIdempotently(pet('b'), claim('b'))])).rejects.toThrow('disk full');
-  });
-});
-
-describe(decide.name, () => {
-  const now = Date.now();
-
-  it('creates pets without keys and with new keys', () => {
-    expect(decide([{ pet: pet('a') }, { pet: pet('b'), claim: claim('b', now) }], [])).toEqual(['create', 'create']);
-  });
-
-  it('answers a key stored within 24 hours from its row, for every create of the batch that sends it', () => {
-    const batch = [{ pet: pet('a'), claim: claim('k', now) }, { pet: pet('b'), claim: claim('k', now) }];
-    const found = { outcome: 'stored', fingerprint: 'fp-k', petId: 7 };
-    expect(decide(batch, [stored('k', now - 1_000)])).toEqual([found, found]);
-  });
-
-  it('creates anew for a key stored 24 hours or more before', () => {
-    expect(decide([{ pet: pet('a'), claim: claim('k', now) }], [stored('k', now - IDEMPOTENCY_KEY_TTL_MS)])).toEqual(['create']);
-  });
-
-  it('answers a later create of the batch with a key an earlier one claims as in use', () => {
-    const batch = [{ pet: pet('a'), claim: claim('k', now) }, { pet: pet('b') }, { pet: pet('c'), claim: claim('k', now) }];
-    expect(decide(batch, [])).toEqual(['create', 'create', { outcome: 'in_use' }]);
-  });
-
-  it('answers a key another transaction holds as in use, even when it is stored', () => {
-    const batch = [{ pet: pet('a'), claim: claim('k', now) }, { pet: pet('b'), claim: claim('n', now) }];
-    expect(decide(batch, [stored('k', now)], new Set(['env:a\nk']))).toEqual([{ outcome: 'in_use' }, 'create']);
-  });
-
-  it('tells keys of different holders apart', () => {
-    const theirs = { pet: pet('a'), claim: { ...claim('k', now), holder: 'env:b' } };
-    expect(decide([theirs], [stored('k', now)])).toEqual(['create']);
   });
 });

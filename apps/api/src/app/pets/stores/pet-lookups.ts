@@ -1,6 +1,6 @@
 import type { Pet } from '@petstore/contract';
 import { BatchedLookup } from '../../database/batching/batched-lookup';
-import type { PetPageQuery } from '../pet-store';
+import type { PetPageQuery } from '../pet.store';
 
 /**
  * Lookups of each kind running at once; whatever is asked for meanwhile is looked up together once it is done. One

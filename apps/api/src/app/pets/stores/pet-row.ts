@@ -1,6 +1,6 @@
 import { type Pet, type PetStatus, PET_STATUSES } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
-import type { PetToCreate } from '../pet-store';
+import type { PetToCreate } from '../pet.store';
 
 /** How one field of the contract's Pet is kept in `pets` and served. */
 type PetColumn<F extends keyof Pet> = Optionality<F> & {
@@ -18,9 +18,9 @@ type Optionality<F extends keyof Pet> = undefined extends Pet[F] ? { optional: t
 
 /**
  * The one list of the Pet's fields, in the interface's order: every statement on `pets` (the stores', the webhook
- * outbox's), the response schema and toPet are built from it. A field of Pet missing here does not compile; adding
- * one is the contract, this list, a migration, and the CLI's table. test/pet-columns.spec.ts holds the table, every
- * path that writes or reads a pet, and the served document to it, on each database.
+ * outbox's), the response schema and toPet are built from it. A field of Pet missing here does not compile; what else
+ * adding one touches is listed in docs/architecture.md ("Where to change what"). test/pet-columns.spec.ts holds the
+ * table, every path that writes or reads a pet, and the served document to it, on each database.
  */
 const PET_COLUMNS: { readonly [F in keyof Pet]-?: PetColumn<F> } = {
   id: { column: 'id', postgresType: 'bigint', schema: { type: 'integer' }, read: toSafeInteger },

@@ -4,9 +4,10 @@ import type { DataSource } from 'typeorm';
 import type { DatabaseConnection } from '../../database/database-connection';
 import type { PostgresDialect } from '../../database/postgres/postgres.dialect';
 import type { Metrics } from '../../metrics/metrics';
-import type { IdempotentInsert, PetPageQuery } from '../pet-store';
+import type { IdempotentInsert, PetPageQuery } from '../pet.store';
+import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './batched-creates';
-import { BatchingPetStore } from './batching-pet-store';
+import { BatchingPetStore } from './batching-pet.store';
 import { petSelectList, type PetRow, toPet } from './pet-row';
 import { writePostgresBatch } from './postgres-creates';
 
@@ -17,7 +18,7 @@ const SQL = {
   pageByStatus: `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
   // One statement for any number of ids, from an array parameter.
   byIds: `SELECT ${PET_COLUMNS} FROM pets WHERE id = ANY($1)`,
-  purgeClaims: 'DELETE FROM idempotency_keys WHERE created_at <= $1',
+  purgeClaims: `DELETE FROM idempotency_keys WHERE ${CLAIM_COLUMN.createdAt} <= $1`,
 };
 
 /**

@@ -1,7 +1,7 @@
 import type { Pet } from '@petstore/contract';
 import type { DatabaseConnection } from '../../database/database-connection';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key';
-import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet-store';
+import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet.store';
 import { BatchedCreates, type PendingCreate } from './batched-creates';
 import type { Metrics } from '../../metrics/metrics';
 import { PetLookups } from './pet-lookups';

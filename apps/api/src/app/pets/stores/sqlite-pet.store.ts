@@ -4,9 +4,10 @@ import type { DatabaseConnection } from '../../database/database-connection';
 import type { Metrics } from '../../metrics/metrics';
 import type { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
-import type { IdempotentInsert, PetPageQuery } from '../pet-store';
+import type { IdempotentInsert, PetPageQuery } from '../pet.store';
+import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './batched-creates';
-import { BatchingPetStore } from './batching-pet-store';
+import { BatchingPetStore } from './batching-pet.store';
 import { PET_COLUMN_NAMES, valuesToPet } from './pet-row';
 import { writeSqliteBatch } from './sqlite-creates';
 
@@ -23,7 +24,7 @@ const SQL = {
   pageByStatus: `SELECT ${AS_JSON} FROM (SELECT * FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?)`,
   // One statement for any number of ids, read from a JSON array: one prepared statement serves every batch size.
   byIds: `SELECT ${AS_JSON} FROM pets WHERE id IN (SELECT value FROM json_each(?))`,
-  purgeClaims: 'DELETE FROM idempotency_keys WHERE created_at <= ?',
+  purgeClaims: `DELETE FROM idempotency_keys WHERE ${CLAIM_COLUMN.createdAt} <= ?`,
 };
 
 interface PetsAsJson {

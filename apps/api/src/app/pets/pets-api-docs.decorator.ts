@@ -23,7 +23,7 @@ import {
   insufficientScopeHeaders,
 } from '../http/header-docs';
 import { DocumentedOperation } from '../http/documented-operation';
-import { GET_PET_HEADERS } from './get-pet.headers';
+import { GET_PET_HEADERS } from './get-pet-headers';
 
 // OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.
 
