@@ -13,7 +13,7 @@ export interface BatchWriterUnderTest {
 }
 
 /**
- * The rules every database's batch writer keeps (batched-creates.ts), each test on a fresh database: one key per
+ * The rules every database's batch writer keeps (stores/batch-writer.ts, idempotency/claim-decision.ts), each test on a fresh database: one key per
  * batch creates once, a stored key is answered from its row, an expired one is replaced, and a failed batch stores
  * nothing. `failure` is what the database says of a pet its CHECK constraint refuses.
  */
