@@ -20,7 +20,7 @@ const PER_ENDPOINT = 32;
 const CLAIM_AGAIN_AT = PER_ENDPOINT / 2;
 /**
  * Attempts in flight per endpoint and instance while the API saturates the event loop (see ApiPressure), claimed only
- * by the poll: a trickle (at most 40 a second per endpoint) that keeps the oldest messages moving.
+ * by the poll: a trickle (at most this many per poll and endpoint) that keeps the oldest messages moving.
  */
 const PER_ENDPOINT_UNDER_PRESSURE = 8;
 /** Beyond the attempt's deadline, the time to record its outcome before another instance may claim the message. */
