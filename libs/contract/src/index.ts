@@ -4,6 +4,17 @@ export type { Pet, NewPet } from './lib/pet';
 export { ERROR_CODES } from './lib/error-body';
 export type { ErrorBody, ErrorCode } from './lib/error-body';
 export { OPERATION_SCOPES, SCOPES } from './lib/scopes';
+export {
+  codePointLength,
+  isPetName,
+  isPetStatus,
+  isSafeId,
+  newPetProblems,
+  PET_NAME_RULE,
+  PET_STATUS_RULE,
+  SAFE_ID_RULE,
+} from './lib/new-pet-rules';
+export type { FieldRule, NewPetProblems } from './lib/new-pet-rules';
 export type { OperationId, Scope } from './lib/scopes';
 export {
   API_PREFIX,

@@ -1,6 +1,6 @@
-import { codePointLength, isPetName, isPetStatus, isSafeId } from './validators';
+import { codePointLength, isPetName, isPetStatus, isSafeId, newPetProblems } from './new-pet-rules';
 
-describe('contract validators', () => {
+describe('the rules of a new pet', () => {
   describe(codePointLength.name, () => {
     it.each([
       ['', 0],
@@ -40,5 +40,21 @@ describe('contract validators', () => {
   describe(isPetStatus.name, () => {
     it.each(['available', 'pending', 'sold'])('accepts %s', (status) => expect(isPetStatus(status)).toBe(true));
     it.each(['Available', 'lost', '', null, 1])('refuses %j', (status) => expect(isPetStatus(status)).toBe(false));
+  });
+
+  describe(newPetProblems.name, () => {
+    it('has nothing to say of a valid pet, with or without its status', () => {
+      expect(newPetProblems({ name: 'Rex', categoryId: 1 })).toEqual({});
+      expect(newPetProblems({ name: 'Rex', categoryId: 1, status: 'sold' })).toEqual({});
+    });
+
+    it('names each refused field in the service\'s words', () => {
+      expect(newPetProblems({ name: ' ', categoryId: 0, status: 'lost' })).toEqual({
+        name: 'name is required and must be a string of 1 to 100 characters that is not only whitespace and has no NUL character or unpaired surrogate',
+        categoryId: 'categoryId is required and must be an integer from 1 to 9007199254740991',
+        status: 'status must be one of available, pending, sold',
+      });
+      expect(Object.keys(newPetProblems({}))).toEqual(['name', 'categoryId']);
+    });
   });
 });
