@@ -26,6 +26,8 @@ const boundaries = ({ testsToo }) => [
       { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'] },
       { sourceTag: 'scope:client', onlyDependOnLibsWithTags: ['scope:shared'] },
       { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'] },
+      // A browser app: the client and the contract's plain entry, nothing of the server's (see no-restricted-imports).
+      { sourceTag: 'scope:storefront', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'], bannedExternalImports: RUNTIME_HEAVY },
     ],
   },
 ];
@@ -36,14 +38,14 @@ export default [
   ...nx.configs['flat/javascript'],
   { ignores: ['**/dist', '**/node_modules', '**/coverage', 'tmp', 'data'] },
   {
-    files: ['**/*.ts', '**/*.js'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js'],
     rules: {
       '@nx/enforce-module-boundaries': boundaries({ testsToo: false }),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
-    files: ['**/test/**/*.ts', '**/*.spec.ts'],
+    files: ['**/test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
     rules: { '@nx/enforce-module-boundaries': boundaries({ testsToo: true }) },
   },
 ];

@@ -1,6 +1,7 @@
 export { PetstoreClient } from './lib/petstore-client';
 export type { CreatePetOptions, IteratePetsParams, ListPetsParams, PetPage, RequestOptions } from './lib/petstore-client';
 export { LOCAL_BASE_URL, baseUrlFor } from './lib/options';
+export { newIdempotencyKey } from './lib/idempotency-key';
 export type { PetstoreClientOptions, PetstoreEnvironments, PetstoreLogger } from './lib/options';
 export {
   AbortError,

@@ -1,0 +1,123 @@
+import { PetstoreClient } from '@petstore/client';
+import { type Pet, PET_NAME_RULE, SAFE_ID_RULE } from '@petstore/contract';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { PetService, refusal } from '../testing/pet-service';
+import { AddPetSection, categoryFrom } from './add-pet-section';
+
+describe(AddPetSection.name, () => {
+  let service: PetService;
+  let created: Pet[];
+
+  const show = () => {
+    service = new PetService();
+    created = [];
+    const client = new PetstoreClient({ baseUrl: 'http://petstore.test/v1', apiKey: 'pk_test_key_0123456789', fetch: service.fetch, maxRetries: 0 });
+    render(<AddPetSection client={client} onCreated={(pet) => created.push(pet)} />);
+  };
+  const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+  const add = () => fireEvent.click(screen.getByRole('button', { name: 'Add pet' }));
+  const posts = () => service.sent.filter(({ method }) => method === 'POST');
+
+  beforeEach(show);
+
+  it("shows a field's problem in the service's words as the person types, and only for fields they touched", () => {
+    type('Name', '   ');
+    expect(screen.getByRole('alert')).toHaveProperty('textContent', PET_NAME_RULE.refusal('name'));
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
+    type('Name', 'Rex');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('sends nothing while a field is invalid: every problem shown, the first invalid field focused', () => {
+    add();
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([PET_NAME_RULE.refusal('name'), SAFE_ID_RULE.refusal('categoryId')]);
+    expect(document.activeElement).toBe(screen.getByLabelText('Name'));
+    expect(service.sent).toEqual([]);
+  });
+
+  it.each([
+    ['a name of 101 characters', 'x'.repeat(101), '1'],
+    ['category 0', 'Rex', '0'],
+    ['category 2^53', 'Rex', String(2 ** 53)],
+    ['a category that is not a number', 'Rex', '1e3'],
+  ])('refuses %s', (_, name, category) => {
+    type('Name', name);
+    type('Category', category);
+    add();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(service.sent).toEqual([]);
+  });
+
+  it('adds a valid pet with an Idempotency-Key, names it, and hands it to the list', async () => {
+    type('Name', '🐈'.repeat(100));
+    type('Category', '7');
+    type('Status', 'pending');
+    add();
+    await screen.findByText(/^Added /);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0].body).toEqual({ name: '🐈'.repeat(100), categoryId: 7, status: 'pending' });
+    expect(posts()[0].headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created).toEqual([{ id: 1, name: '🐈'.repeat(100), categoryId: 7, status: 'pending' }]);
+    expect(screen.getByLabelText('Name')).toHaveProperty('value', '');
+  });
+
+  it('sends one create for a double click', async () => {
+    let answer!: (response: Response) => void;
+    service.next(() => new Promise<Response>((resolve) => (answer = resolve)));
+    type('Name', 'Rex');
+    type('Category', '1');
+    add();
+    add();
+    await act(async () => answer(new Response(JSON.stringify({ id: 5, name: 'Rex', categoryId: 1, status: 'available' }), { status: 201 })));
+    await screen.findByText('Added Rex (id 5).');
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('retries a failed create with the same key, and takes a new key once the pet changed', async () => {
+    service.next(() => refusal(503, 'service_unavailable', 'The database is not reachable right now; retry shortly.', { 'retry-after': '1' }));
+    service.next(() => refusal(503, 'service_unavailable', 'The database is not reachable right now; retry shortly.', { 'retry-after': '1' }));
+    type('Name', 'Rex');
+    type('Category', '1');
+    add();
+    expect((await screen.findByRole('alert')).textContent).toBe('The database is not reachable right now; retry shortly.');
+    add();
+    await waitFor(() => expect(posts()).toHaveLength(2));
+    type('Name', 'Rexa');
+    add();
+    await screen.findByText(/^Added Rexa/);
+    const keys = posts().map(({ headers }) => headers.get('idempotency-key'));
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it("says when to try again after a 429, in the service's words", async () => {
+    service.next(() => refusal(429, 'rate_limited', 'Too many requests.', { 'retry-after': '3' }));
+    type('Name', 'Rex');
+    type('Category', '1');
+    add();
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests. Try again in 3 seconds.');
+  });
+
+  it('says why a read-only key cannot add, and stops offering the form', async () => {
+    service.next(() => refusal(403, 'forbidden', 'This API key lacks the pets:write scope.'));
+    type('Name', 'Rex');
+    type('Category', '1');
+    add();
+    expect((await screen.findByRole('alert')).textContent).toMatch(/may only read pets \(scope pets:read\)/);
+    expect(screen.getByRole('group')).toHaveProperty('disabled', true);
+    add();
+    expect(posts()).toHaveLength(1);
+  });
+});
+
+describe(categoryFrom.name, () => {
+  it.each([
+    ['12', 12],
+    [' 12 ', 12],
+    ['', undefined],
+    ['  ', undefined],
+    ['1e3', '1e3'],
+    ['-1', '-1'],
+    ['2.5', '2.5'],
+  ])('reads %j as %j', (text, value) => expect(categoryFrom(text)).toBe(value));
+});

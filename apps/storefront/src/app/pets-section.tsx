@@ -1,0 +1,77 @@
+import { PET_STATUSES, type PetStatus } from '@petstore/contract';
+import { useId } from 'react';
+import type { PetList } from './use-pet-list';
+
+interface Props {
+  list: PetList;
+  status?: PetStatus;
+  onStatusChange(status: PetStatus | undefined): void;
+}
+
+function summary({ pets, more, loading, error }: PetList, status?: PetStatus): string {
+  if (loading) return 'Loading pets…';
+  if (error) return '';
+  if (pets.length === 0) return status ? `No ${status} pets.` : 'No pets yet.';
+  const count = `${pets.length} ${pets.length === 1 ? 'pet' : 'pets'}`;
+  return more ? `${count} shown; there are more.` : `${count}, all shown.`;
+}
+
+/** The pets, filtered by status, a page at a time. */
+export function PetsSection({ list, status, onStatusChange }: Props) {
+  const id = useId();
+  return (
+    <section aria-labelledby={`${id}-heading`} className="panel">
+      <h2 id={`${id}-heading`}>Pets</h2>
+      <div className="field inline">
+        <label htmlFor={`${id}-status`}>Filter by status</label>
+        <select
+          id={`${id}-status`}
+          value={status ?? ''}
+          onChange={(event) => onStatusChange(event.target.value === '' ? undefined : (event.target.value as PetStatus))}
+        >
+          <option value="">all</option>
+          {PET_STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </div>
+      {list.error && (
+        <p role="alert" className="error">
+          {list.error}
+        </p>
+      )}
+      <div className="table-frame">
+        <table aria-busy={list.loading} aria-describedby={`${id}-summary`}>
+          <thead>
+            <tr>
+              <th scope="col">Id</th>
+              <th scope="col">Name</th>
+              <th scope="col">Category</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.pets.map((pet) => (
+              <tr key={pet.id}>
+                <td>{pet.id}</td>
+                <td className="name">{pet.name}</td>
+                <td>{pet.categoryId}</td>
+                <td>{pet.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p id={`${id}-summary`} role="status" className="note">
+        {summary(list, status)}
+      </p>
+      {list.more && (
+        <button type="button" onClick={list.loadMore} disabled={list.loading}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}

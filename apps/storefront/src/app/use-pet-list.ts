@@ -1,0 +1,70 @@
+import type { PetstoreClient } from '@petstore/client';
+import type { Pet, PetStatus } from '@petstore/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { describeError } from './describe-error';
+
+export interface PetList {
+  pets: Pet[];
+  /** Another page exists: "Load more" asks for it. */
+  more: boolean;
+  loading: boolean;
+  error?: string;
+  loadMore(): void;
+  /** A pet created on this page: listed at once when it matches the filter. */
+  added(pet: Pet): void;
+}
+
+/** By id, each once: pages and pets added here meet in the order the service lists them. */
+const merged = (pets: Pet[], more: Pet[]) => [...new Map([...pets, ...more].map((pet) => [pet.id, pet])).values()].sort((a, b) => a.id - b.id);
+
+/** The pets with `status` (all without it), a page at a time by the service's cursor. */
+export function usePetList(client: PetstoreClient | undefined, status: PetStatus | undefined): PetList {
+  const [pets, setPets] = useState<Pet[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string>();
+  // Cancelled when the client or the filter changes: an answer to the list before is dropped, never merged.
+  const current = useRef<AbortController>(undefined);
+
+  const load = useCallback(
+    async (from: string | null) => {
+      const signal = current.current?.signal;
+      if (!client || !signal) return;
+      setLoading(true);
+      setError(undefined);
+      try {
+        const page = await client.listPets({ status, cursor: from }, { signal });
+        setPets((shown) => (from === null ? page.pets : merged(shown, page.pets)));
+        setCursor(page.nextCursor);
+      } catch (failure) {
+        if (!signal.aborted) setError(describeError(failure));
+      } finally {
+        if (!signal.aborted) setLoading(false);
+      }
+    },
+    [client, status],
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    current.current = controller;
+    setPets([]);
+    setCursor(null);
+    setLoading(false);
+    void load(null);
+    return () => controller.abort();
+  }, [load]);
+
+  const loadMore = useCallback(() => {
+    if (cursor !== null && !loading) void load(cursor);
+  }, [cursor, loading, load]);
+
+  const added = useCallback(
+    (pet: Pet) => {
+      if (status === undefined || pet.status === status) setPets((shown) => merged(shown, [pet]));
+    },
+    [status],
+  );
+
+  return { pets, more: cursor !== null, loading, error, loadMore, added };
+}

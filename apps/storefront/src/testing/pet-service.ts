@@ -1,0 +1,66 @@
+import type { Pet } from '@petstore/contract';
+
+/** A request the page sent, as the tests' fetch saw it. */
+export interface SentRequest {
+  method: string;
+  url: URL;
+  headers: Headers;
+  body?: unknown;
+}
+
+type Answer = Response | Promise<Response>;
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/** An Error body as the service writes it. */
+export const refusal = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  json(status, { code, message, status }, headers);
+
+/**
+ * The pets of the page's component tests, answered as the service answers `listPets` and `createPet` (pages of `limit`
+ * by id, a `Link: rel="next"` cursor, the created pet echoed). `next` overrides the next answer, for refusals and
+ * answers that are held back. Every request is recorded.
+ */
+export class PetService {
+  readonly sent: SentRequest[] = [];
+  private readonly queued: Array<() => Answer> = [];
+  private nextId: number;
+
+  constructor(readonly pets: Pet[] = []) {
+    this.nextId = Math.max(0, ...pets.map((pet) => pet.id)) + 1;
+  }
+
+  /** The answer to the next request, instead of the service's. */
+  next(answer: () => Answer): this {
+    this.queued.push(answer);
+    return this;
+  }
+
+  readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(String(input));
+    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    this.sent.push({ method: init.method ?? 'GET', url, headers: new Headers(init.headers), body });
+    const queued = this.queued.shift();
+    if (queued) return queued();
+    return init.method === 'POST' ? this.create(body as Omit<Pet, 'id'>) : this.list(url);
+  };
+
+  private list(url: URL): Response {
+    const status = url.searchParams.get('status');
+    const after = Number(url.searchParams.get('cursor') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? 20);
+    const matching = this.pets.filter((pet) => (status === null || pet.status === status) && pet.id > after);
+    const page = matching.slice(0, limit);
+    const more = matching.length > limit;
+    const next = new URL(url);
+    next.searchParams.set('cursor', String(page.at(-1)?.id));
+    return json(200, page, more ? { link: `<${next.href}>; rel="next"` } : {});
+  }
+
+  private create(pet: Omit<Pet, 'id'>): Response {
+    const created = { status: 'available', ...pet, id: this.nextId++ } as Pet;
+    this.pets.push(created);
+    return json(201, created, { location: `/v1/pets/${created.id}` });
+  }
+}
