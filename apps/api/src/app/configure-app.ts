@@ -28,6 +28,7 @@ import { createLogger } from './logging/create-logger';
 import { useHttpMetrics } from './metrics/http-metrics';
 import { Metrics } from './metrics/metrics';
 import { RateLimits } from './rate-limit/rate-limits';
+import { builtStorefront, declareStorefrontRoutes, serveStorefront } from './storefront/serve-storefront';
 
 /**
  * Creates the application exactly as it runs in production; `main.ts` and the tests both come through here.
@@ -64,6 +65,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   useSecurityHeaders(fastify);
   useCors(app, config);
   declareDocsRoutes(fastify, config);
+  // Off, or not built: no route at all, so /storefront/ is the 404 of any unknown path.
+  const storefront = builtStorefront(config, fastify.log);
+  if (storefront) declareStorefrontRoutes(fastify, config);
   // Each route's own request hooks, decided once from its config as it is registered (so after the declarations
   // above), run after the global hooks below: authentication and the per-key limit unless the route is public, then
   // what the route declares for itself (its headers, 415, query parameters).
@@ -86,4 +90,5 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new ErrorFilter());
   setupDocs(app, config);
+  if (storefront) serveStorefront(fastify, storefront);
 }

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASE_URL_MAX_LENGTH, ConfigError, loadConfig, loadDatabaseConfig, tracingRequested } from './app-config';
+import { BASE_URL_MAX_LENGTH, BUILT_STOREFRONT_DIR, ConfigError, loadConfig, loadDatabaseConfig, tracingRequested } from './app-config';
 
 describe(loadConfig.name, () => {
   const KEY = 'pk_unit_key_0123456789';
@@ -30,6 +30,7 @@ describe(loadConfig.name, () => {
         retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],
         timeoutMs: 10_000,
       },
+      storefront: { directory: BUILT_STOREFRONT_DIR },
     });
   });
 
@@ -52,8 +53,10 @@ describe(loadConfig.name, () => {
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'TRUE',
       WEBHOOK_RETRY_SCHEDULE: '0.2, 1,3',
       WEBHOOK_TIMEOUT_MS: '500',
+      STOREFRONT_DIR: '/srv/storefront',
     });
     expect(config).toMatchObject({
+      storefront: { directory: '/srv/storefront' },
       webhooks: { allowInsecure: true, allowPrivateAddresses: true, retryScheduleSeconds: [0.2, 1, 3], timeoutMs: 500 },
       metrics: { port: 9100, host: '10.0.0.5' },
       port: 8080,
@@ -159,6 +162,14 @@ describe(loadConfig.name, () => {
   it('turns the metrics listener off with METRICS_PORT=0, and refuses a port out of range', () => {
     expect(loadConfig({ API_KEYS: KEY, METRICS_PORT: '0' }).metrics).toBeUndefined();
     expect(() => loadConfig({ API_KEYS: KEY, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
+
+  it('finds the storefront beside the service, a relative STOREFRONT_DIR from the working directory, and turns it off', () => {
+    expect(BUILT_STOREFRONT_DIR).toBe(join(__dirname, '..', 'storefront'));
+    expect(loadConfig({ API_KEYS: KEY, STOREFRONT_DIR: 'web/dist' }).storefront).toEqual({ directory: join(process.cwd(), 'web/dist') });
+    expect(loadConfig({ API_KEYS: KEY, STOREFRONT_ENABLED: 'False' }).storefront).toBeUndefined();
+    expect(loadConfig({ API_KEYS: KEY, STOREFRONT_ENABLED: ' ' }).storefront).toEqual({ directory: BUILT_STOREFRONT_DIR });
+    expect(() => loadConfig({ API_KEYS: KEY, STOREFRONT_ENABLED: 'no' })).toThrow(/STOREFRONT_ENABLED must be true or false/);
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { API_PREFIX } from '@petstore/contract';
 import { z } from 'zod';
 import { FILE_SECRETS, type FileSecret, readFileSecrets } from './file-secrets';
@@ -100,6 +101,12 @@ const webhookSchema = z.object({
   WEBHOOK_TIMEOUT_MS: optional(integer(100, 60_000).default(10_000)),
 });
 
+/**
+ * Where the built service finds the built storefront: beside its own directory (dist/apps/api → dist/apps/storefront),
+ * whatever the working directory. Resolved from this file, which the build bundles into dist/apps/api/main.js.
+ */
+export const BUILT_STOREFRONT_DIR = resolve(__dirname, '../storefront');
+
 const envSchema = databaseSchema
   .extend(webhookSchema.shape)
   .extend({
@@ -117,6 +124,9 @@ const envSchema = databaseSchema
     NODE_ENV: optional(z.enum(['development', 'production', 'test']).default('development')),
     METRICS_PORT: optional(integer(0, 65535).default(9464)),
     METRICS_HOST: optional(z.string().trim().default('127.0.0.1')),
+    STOREFRONT_ENABLED: optional(flag.default(true)),
+    // Relative to the working directory, as a path typed in a shell would be; stored absolute.
+    STOREFRONT_DIR: optional(z.string().trim().transform((path) => resolve(path)).default(BUILT_STOREFRONT_DIR)),
   })
   .refine((env) => env.NODE_ENV !== 'production' || env.API_KEYS.length > 0, {
     path: ['API_KEYS'],
@@ -161,6 +171,8 @@ export interface AppConfig {
   /** OpenTelemetry's standard variables ask for traces (see {@link tracingRequested}). */
   tracing: boolean;
   webhooks: WebhookConfig;
+  /** The built storefront, served at /storefront/; absent when STOREFRONT_ENABLED=false. */
+  storefront?: { directory: string };
 }
 
 /** How webhooks are delivered, and which endpoints may be registered. */
@@ -241,6 +253,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metrics: e.METRICS_PORT === 0 ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     tracing: tracingRequested(env),
     webhooks: toWebhookConfig(e),
+    storefront: e.STOREFRONT_ENABLED ? { directory: e.STOREFRONT_DIR } : undefined,
   };
 }
 

@@ -29,17 +29,47 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
  * (`headers` of their route rules), over the API's.
  */
 export function pageSecurityHeaders(config: AppConfig): Record<string, string> {
-  const servers = [config.publicBaseUrl, config.stagingBaseUrl].flatMap((url) => (url ? [new URL(url).origin] : []));
   return helmetHeaders({
     contentSecurityPolicy: {
       directives: {
-        connectSrc: ["'self'", ...new Set(servers)],
+        connectSrc: ["'self'", ...documentedOrigins(config)],
         // The service itself speaks plain HTTP (TLS, if any, ends in front of it): on a non-local http:// address the
         // directive would send /docs' own scripts and styles to an https:// port that does not answer.
         upgradeInsecureRequests: null,
       },
     },
   });
+}
+
+/**
+ * The headers of a browser page of ours built to load only its own files (the storefront): no inline script or style,
+ * no eval, nothing framed or framing it. It may call this origin and the servers the OpenAPI document names, the API
+ * addresses a person may type in. Declared on its routes (`headers` of their route rules), over the API's.
+ */
+export function strictPageSecurityHeaders(config: AppConfig): Record<string, string> {
+  return helmetHeaders({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...documentedOrigins(config)],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+  });
+}
+
+/** The origins of the servers the OpenAPI document names, each once. */
+function documentedOrigins(config: AppConfig): string[] {
+  return [...new Set([config.publicBaseUrl, config.stagingBaseUrl].flatMap((url) => (url ? [new URL(url).origin] : [])))];
 }
 
 /**
