@@ -1,27 +1,9 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { Pet } from '@petstore/contract';
-import { freePort } from '@petstore/testing';
+import { describeInChromium, freePort, launchChromium } from '@petstore/testing';
 import { JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-// CI installs Chromium, so there a missing binary is a broken runner and must fail rather than skip.
-const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!runBrowser) console.warn(`Skipping the Swagger UI browser tests: ${CHROMIUM} not found (apt-get install -y chromium).`);
-const describeBrowser = runBrowser ? describe : describe.skip;
-
-describeBrowser('Swagger UI (/docs)', () => {
+describeInChromium('the Swagger UI browser tests')('Swagger UI (/docs)', () => {
   let sut: TestApp;
   let browser: Browser;
   let page: Page;
@@ -56,7 +38,7 @@ describeBrowser('Swagger UI (/docs)', () => {
     });
     expect(response.status).toBe(201);
     seeded = (await response.json()) as Pet;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,21 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { describeInChromium, launchChromium } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const BUILT_ESM = join(__dirname, '../../../dist/libs/client/index.js');
 // One made-up origin for the page, the module and the API: the service sends no CORS headers, so all must be same-origin.
 const ORIGIN = 'http://petstore.test';
@@ -53,12 +43,7 @@ const PAGE = `<!doctype html>
 </script>
 `;
 
-// CI installs Chromium, so there a missing binary is a broken runner and must fail rather than skip.
-const runBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!runBrowser) console.warn(`Skipping the client browser test: ${CHROMIUM} not found (apt-get install -y chromium).`);
-const describeBrowser = runBrowser ? describe : describe.skip;
-
-describeBrowser('the built @petstore/client in Chromium', () => {
+describeInChromium('the client browser test')('the built @petstore/client in Chromium', () => {
   let dir: string;
   let service: NodeProcess;
   let browser: Browser;
@@ -93,7 +78,7 @@ describeBrowser('the built @petstore/client in Chromium', () => {
     dir = mkdtempSync(join(tmpdir(), 'petstore-browser-'));
     service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` } });
     await waitUntilLive(service);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await (await browser.newContext()).newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.route(`${ORIGIN}/**`, serve);

@@ -1,0 +1,304 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type NodeProcess, startService, stopNode } from '@petstore/testing';
+import { describeInChromium, launchChromium } from '@petstore/testing';
+import { TEST_KEY } from './support/test-key';
+
+// The storefront as a person meets it: the built app served by the built service at /storefront/ (SQLite), driven in
+// Debian's Chromium by what a person sees (labels, roles, accessible names), never by CSS selectors.
+const WORKSPACE = join(__dirname, '../../..');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** Where the README's screenshot is written when asked (STOREFRONT_SCREENSHOT=docs/images/storefront.png). */
+const SCREENSHOT = process.env.STOREFRONT_SCREENSHOT;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+describeInChromium('the storefront browser test')('the storefront in Chromium', () => {
+  let dir: string;
+  let service: NodeProcess;
+  let readOnlyKey: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  /** Console errors and uncaught exceptions of every page of the suite: none are allowed. */
+  const consoleErrors: string[] = [];
+  /** Requests the page sent to the API, as the browser sent them. */
+  let apiRequests: Array<{ method: string; url: string }>;
+
+  const database = () => `sqlite:${join(dir, 'petstore.sqlite')}`;
+  const api = (path: string, init: RequestInit = {}, origin = service.origin) =>
+    fetch(`${origin}/v1${path}`, { ...init, headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', ...init.headers } });
+  const seed = async (count: number, status = 'available', prefix = 'Seeded') => {
+    for (let index = 1; index <= count; index += 1) {
+      const response = await api('/pets', { method: 'POST', body: JSON.stringify({ name: `${prefix} ${index}`, categoryId: 1, status }) });
+      expect(response.status).toBe(201);
+    }
+  };
+  const storedNamed = async (name: string) => {
+    const found: unknown[] = [];
+    for (let cursor: string | null = null; ; ) {
+      const response = await api(`/pets?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      found.push(...((await response.json()) as Array<{ name: string }>).filter((pet) => pet.name === name));
+      cursor = new URL(/<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1] ?? 'http://x/').searchParams.get('cursor');
+      if (!cursor) return found;
+    }
+  };
+
+  /** A fresh tab (its own sessionStorage) on the storefront of `origin`. */
+  async function open(origin = service.origin, path = '/storefront/', viewport = { width: 1024, height: 800 }): Promise<void> {
+    await context?.close();
+    context = await browser.newContext({ viewport });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      // The browser logs each API answer of 4xx as a failed resource; those the page handled and showed are expected.
+      const handledApiAnswer = /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()) && new URL(message.location().url).pathname.startsWith('/v1/');
+      if (message.type() === 'error' && !handledApiAnswer) consoleErrors.push(`${message.location().url}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    apiRequests = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v1/')) apiRequests.push({ method: request.method(), url: request.url() });
+    });
+    await page.goto(`${origin}${path}`);
+  }
+
+  async function connect(key = TEST_KEY): Promise<void> {
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Connect' }).click();
+  }
+
+  const rows = () => page.getByRole('table').getByRole('row');
+  /** Each row's cells as text, the header row left out. */
+  const table = async () => (await rows().evaluateAll((all) => all.slice(1).map((row) => [...row.children].map((cell) => cell.textContent))));
+  const addPet = async (name: string, category: string, status?: string) => {
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Category').fill(category);
+    if (status) await page.getByLabel('Status', { exact: true }).selectOption(status);
+    await page.getByRole('button', { name: 'Add pet' }).click();
+  };
+
+  /** axe-core's serious and critical violations of the page as it is now. */
+  async function accessibilityViolations(): Promise<AxeViolation[]> {
+    // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+    await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
+      return (await axe.run(document)).violations;
+    });
+    return violations
+      .filter(({ impact }) => impact === 'serious' || impact === 'critical')
+      .map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) }));
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'petstore-storefront-'));
+    const keys = await promisify(execFile)(process.execPath, [join(WORKSPACE, 'dist/apps/api/keys.js'), 'create', '--name', 'storefront', '--scopes', 'pets:read'], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database() },
+    });
+    readOnlyKey = keys.stdout.trim();
+    service = await startService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database() } });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (service) await stopNode(service);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the app from the service at /storefront/, asking for a key and offering its own API address', async () => {
+    await open();
+    await page.getByRole('heading', { name: 'Pet Store' }).waitFor();
+    expect(await page.getByLabel('API address').inputValue()).toBe(`${service.origin}/v1`);
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await accessibilityViolations()).toEqual([]);
+  });
+
+  it('connects, lists with the columns, filters by status in the URL, and keeps filter and key across a reload', async () => {
+    await seed(2, 'available', 'Browse');
+    await seed(1, 'sold', 'Browse sold');
+    await open();
+    await connect();
+    await page.getByRole('cell', { name: 'Browse sold 1' }).waitFor();
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Id', 'Name', 'Category', 'Status']);
+
+    await page.getByLabel('Filter by status').selectOption('sold');
+    await page.waitForURL(/\?status=sold$/);
+    await page.getByRole('cell', { name: 'Browse 1', exact: true }).waitFor({ state: 'detached' });
+    expect((await table()).every(([, , , status]) => status === 'sold')).toBe(true);
+    expect(apiRequests.at(-1)?.url).toContain('status=sold');
+
+    await page.reload();
+    await page.getByRole('cell', { name: 'Browse sold 1' }).waitFor();
+    expect(await page.getByLabel('Filter by status').inputValue()).toBe('sold');
+    expect((await table()).every(([, , , status]) => status === 'sold')).toBe(true);
+    // The key stays out of the address and of the page's storage for good (sessionStorage only).
+    expect(page.url()).not.toContain(TEST_KEY);
+    expect(await page.evaluate(() => window.localStorage.length)).toBe(0);
+    expect(await accessibilityViolations()).toEqual([]);
+  });
+
+  it('loads more by the cursor until the last page', async () => {
+    await seed(45, 'pending', 'Paged');
+    await open(service.origin, '/storefront/?status=pending');
+    await connect();
+    await page.getByRole('cell', { name: 'Paged 1', exact: true }).waitFor();
+    const loadMore = page.getByRole('button', { name: 'Load more' });
+    while ((await loadMore.count()) > 0) {
+      const before = await rows().count();
+      await loadMore.click();
+      await page.waitForFunction((count) => document.querySelectorAll('tbody tr').length > count || !document.querySelector('tbody'), before);
+    }
+    const names = (await table()).map(([, name]) => name);
+    expect(names).toEqual(Array.from({ length: 45 }, (_, index) => `Paged ${index + 1}`));
+    expect(await page.getByRole('status').filter({ hasText: 'all shown' }).count()).toBe(1);
+  });
+
+  it('adds a valid pet, which appears in the list without a reload, and a 100-emoji name as it is', async () => {
+    await open(service.origin, '/storefront/?status=available');
+    await connect();
+    await page.getByRole('table').waitFor();
+    await addPet('Storefront Rex', '7', 'available');
+    await page.getByRole('cell', { name: 'Storefront Rex' }).waitFor();
+    if (SCREENSHOT) {
+      mkdirSync(dirname(join(WORKSPACE, SCREENSHOT)), { recursive: true });
+      await page.screenshot({ path: join(WORKSPACE, SCREENSHOT), fullPage: true });
+    }
+    const cats = '🐈'.repeat(100);
+    await addPet(cats, '8');
+    await page.getByRole('cell', { name: cats }).waitFor();
+    expect(await storedNamed(cats)).toEqual([expect.objectContaining({ name: cats, categoryId: 8, status: 'available' })]);
+  });
+
+  it.each([
+    ['an empty form', '', '', ['name is required', 'categoryId is required']],
+    ['a name of whitespace', '   ', '1', ['name is required']],
+    ['a name of 101 characters', 'x'.repeat(101), '1', ['name is required']],
+    ['category 0', 'Rex', '0', ['categoryId is required']],
+    ['category 2^53', 'Rex', String(2 ** 53), ['categoryId is required']],
+  ])('refuses %s in the browser, in the service\'s words, and sends nothing', async (_, name, category, problems) => {
+    await open();
+    await connect();
+    await page.getByRole('table').waitFor();
+    const before = apiRequests.length;
+    await addPet(name, category);
+    const alerts = page.getByRole('alert');
+    await alerts.first().waitFor();
+    const said = await alerts.allTextContents();
+    expect(said).toHaveLength(problems.length);
+    problems.forEach((problem, index) => expect(said[index]).toContain(problem));
+    expect(apiRequests.slice(before).filter(({ method }) => method === 'POST')).toEqual([]);
+    expect(await accessibilityViolations()).toEqual([]);
+  });
+
+  it('makes one pet of a double click on "Add pet"', async () => {
+    await open();
+    await connect();
+    await page.getByRole('table').waitFor();
+    await page.getByLabel('Name').fill('Double Rex');
+    await page.getByLabel('Category').fill('3');
+    await page.getByRole('button', { name: 'Add pet' }).dblclick();
+    await page.getByRole('cell', { name: 'Double Rex' }).waitFor();
+    expect(await storedNamed('Double Rex')).toHaveLength(1);
+    expect(await page.getByRole('cell', { name: 'Double Rex' }).count()).toBe(1);
+  });
+
+  it('says so when the key is wrong (401)', async () => {
+    await open();
+    await connect('pk_wrong_key_0123456789');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/^The API key was refused: /);
+    expect(await accessibilityViolations()).toEqual([]);
+  });
+
+  it('browses with a read-only key and says why it cannot add (403)', async () => {
+    // Sold, so that it is on the first page of the filter whatever the suite's other tests stored.
+    await seed(1, 'sold', 'Readable');
+    await open(service.origin, '/storefront/?status=sold');
+    await connect(readOnlyKey);
+    await page.getByRole('cell', { name: 'Readable 1' }).waitFor();
+    await addPet('Not allowed', '1');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/may only read pets \(scope pets:read\)/);
+    expect(await page.getByRole('button', { name: 'Add pet' }).isDisabled()).toBe(true);
+    expect(await storedNamed('Not allowed')).toEqual([]);
+    expect(await accessibilityViolations()).toEqual([]);
+  });
+
+  it('says when to try again once the key is over its rate limit (429)', async () => {
+    const limited = await startService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'limited.sqlite')}`, RATE_LIMIT_RPS: '1' } });
+    // Another caller with the same key spends every second's one request as it comes, so the page's are refused.
+    let spending = true;
+    const spender = (async () => {
+      while (spending) await api('/pets?limit=1', {}, limited.origin).then((response) => response.arrayBuffer(), () => undefined);
+    })();
+    try {
+      await open(limited.origin);
+      await connect();
+      const tryAgain = page.getByRole('alert').filter({ hasText: /Try again in \d+ seconds?\./ });
+      // Each attempt is one request the page offers; the verdict is the message of the refusal, not how many came.
+      for (let attempt = 0; attempt < 30 && (await tryAgain.count()) === 0; attempt += 1) {
+        await page.getByLabel('Filter by status').selectOption(attempt % 2 === 0 ? 'sold' : 'pending');
+        await page.getByRole('status').filter({ hasNotText: 'Loading' }).waitFor();
+      }
+      expect(await tryAgain.count()).toBe(1);
+    } finally {
+      spending = false;
+      await spender;
+      await stopNode(limited);
+    }
+  });
+
+  it('works with the keyboard alone', async () => {
+    await open();
+    const tabTo = async (name: string) => {
+      for (let presses = 0; presses < 30; presses += 1) {
+        await page.keyboard.press('Tab');
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement as HTMLInputElement | null;
+          return element?.labels?.[0]?.textContent ?? element?.textContent ?? '';
+        });
+        if (focused === name) return;
+      }
+      throw new Error(`Tab never reached "${name}"`);
+    };
+    await tabTo('API key');
+    await page.keyboard.type(TEST_KEY);
+    await page.keyboard.press('Enter');
+    await page.getByRole('table').waitFor();
+    await tabTo('Name');
+    await page.keyboard.type('Keyboard Rex');
+    await tabTo('Category');
+    await page.keyboard.type('4');
+    await tabTo('Add pet');
+    await page.keyboard.press('Enter');
+    await page.getByRole('cell', { name: 'Keyboard Rex' }).waitFor();
+  });
+
+  it('fits a 320 px wide screen: nothing wider than the screen, every control within it', async () => {
+    await open(service.origin, '/storefront/', { width: 320, height: 640 });
+    await connect();
+    await page.getByRole('table').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    for (const control of await page.locator('input, select, button').all()) {
+      const box = await control.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 320).toBe(true);
+    }
+    expect(await accessibilityViolations()).toEqual([]);
+  });
+
+  it("kept the page's console free of errors throughout", () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
