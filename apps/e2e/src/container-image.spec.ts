@@ -68,7 +68,7 @@ describeWithPodman('the container image', () => {
     expect(sbom.components.map(({ name }) => name)).not.toContain('better-sqlite3');
   }, CONTAINER_TEST_MS);
 
-  it('keeps its pets on the volume, stops on SIGTERM with code 0 within 10 s, and runs with a read-only root', async () => {
+  it('keeps its pets on the volume, serves the storefront, stops on SIGTERM with code 0 within 10 s, and runs with a read-only root', async () => {
     const first = `${NAME}-first`;
     // Read-only everywhere but the data volume and a small /tmp, as the Kubernetes manifests run it.
     const origin = await run(first, '--read-only', '--tmpfs', '/tmp:size=16m');
@@ -77,6 +77,11 @@ describeWithPodman('the container image', () => {
     const pet = (await created.json()) as { id: number };
     // The image's own HEALTHCHECK, run by hand (podman runs them by systemd timers, which these machines lack).
     expect(podman('healthcheck', 'run', first).status).toBe(0);
+    // The storefront it carries, found beside the service (no STOREFRONT_DIR), with its script.
+    const storefront = await fetch(`${origin}/storefront/`);
+    expect(storefront.status).toBe(200);
+    const script = /<script type="module"[^>]* src="([^"]+)"/.exec(await storefront.text())?.[1];
+    expect((await fetch(`${origin}${script}`)).headers.get('content-type')).toMatch(/javascript/);
 
     podmanOk('stop', '-t', '10', first);
     const [state] = JSON.parse(podmanOk('inspect', first)) as Array<{ State: { ExitCode: number } }>;
