@@ -78,6 +78,13 @@ describe(App.name, () => {
     expect((await screen.findByRole('alert')).textContent).toBe('The API key was refused: Missing or invalid API key.');
   });
 
+  it('says why an address cannot be used, instead of listing', () => {
+    saveConnection({ baseUrl: 'http://', apiKey: 'pk_test_key_0123456789' });
+    open([], { connected: false });
+    expect(screen.getByRole('alert').textContent).toMatch(/^baseUrl must be an absolute URL/);
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
   it('lists a pet added on the page at once when it matches the filter, and not otherwise', async () => {
     open(pets(1), { path: '/storefront/?status=available' });
     await waitFor(() => expect(names()).toEqual(['Pet 1']));
