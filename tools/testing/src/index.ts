@@ -25,4 +25,4 @@ export {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './webhook-receiver';
-export { CHROMIUM, describeInChromium, launchChromium } from './chromium';
+export { CHROMIUM, chromiumRuns, launchChromium } from './chromium';
