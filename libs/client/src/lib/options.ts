@@ -34,7 +34,7 @@ export interface PetstoreClientOptions {
   maxRetryDelayMs?: number;
   /**
    * `User-Agent` sent with every request (browsers may keep their own).
-   * @default "petstore-client/<the interface version, API_VERSION>"
+   * @default `petstore-client/${API_VERSION}` (the interface version)
    */
   userAgent?: string;
   /**

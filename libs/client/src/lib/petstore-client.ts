@@ -33,8 +33,10 @@ export interface PetPage {
 /**
  * Options of one call, the last argument of every method; `timeoutMs` and `maxRetries` override the client's own.
  * @example
+ * ```ts
  * const controller = new AbortController();
  * const page = await petstore.listPets({ limit: 50 }, { signal: controller.signal, timeoutMs: 2_000, maxRetries: 0 });
+ * ```
  */
 export interface RequestOptions {
   /**
@@ -97,8 +99,10 @@ const IN_BROWSER = typeof (globalThis as { document?: unknown }).document !== 'u
 /**
  * A client of the Pet Store service.
  * @example
+ * ```ts
  * const petstore = new PetstoreClient({ baseUrl: 'https://petstore.example.com/v1', apiKey: process.env.PETSTORE_API_KEY });
  * for await (const pet of petstore.iteratePets({ status: PetStatus.Available })) console.log(pet.name);
+ * ```
  */
 export class PetstoreClient {
   readonly baseUrl: string;
@@ -127,7 +131,7 @@ export class PetstoreClient {
     this.#logger = options.logger ?? console;
   }
 
-  /** One page of pets, ordered by id. Follow `nextCursor` for the rest, or use {@link iteratePets}. */
+  /** One page of pets, ordered by id. Follow `nextCursor` for the rest, or use {@link PetstoreClient.iteratePets}. */
   async listPets(params: ListPetsParams = {}, options: RequestOptions = {}): Promise<PetPage> {
     const { limit, status, cursor } = params;
     const received = await this.call(
@@ -176,7 +180,7 @@ export class PetstoreClient {
 
   /**
    * One pet by id.
-   * @deprecated The service removes this operation on 2030-12-05. Use {@link listPets} with `status` instead.
+   * @deprecated The service removes this operation on 2030-12-05. Use {@link PetstoreClient.listPets} with `status` instead.
    */
   async getPet(id: number, options: RequestOptions = {}): Promise<Pet> {
     const received = await this.call(
