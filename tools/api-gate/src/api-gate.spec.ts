@@ -76,6 +76,12 @@ const BREAKING: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
     (d) => (getPet(d).parameters = [...getPet(d).parameters, { name: 'X-Tenant', in: 'header', required: true, schema: { type: 'string' } }]),
     { by: 'request.body.scope.remove', where: 'GET /pets/{petId} parameters' },
   ],
+  [
+    'a required request body added',
+    (d) => (getPet(d).requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } }),
+    { by: 'rule:request-body', where: 'GET /pets/{petId} request body' },
+  ],
+  ['a response header removed', (d) => delete createPet(d).responses['201'].headers.Location, { by: 'rule:response-header', where: 'POST /pets response 201', what: 'header Location removed' }],
   ['a parameter removed', (d) => listPets(d).parameters.pop(), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
   ['a parameter made required', (d) => (listPets(d).parameters[0].required = true), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
   ['a parameter narrowed', (d) => (listPets(d).parameters[0].schema.maximum = 50), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
@@ -89,6 +95,7 @@ const ADDITIVE: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
   ['a new optional parameter', (d) => listPets(d).parameters.push({ name: 'sort', in: 'query', schema: { type: 'string', maxLength: 10 } }), { by: 'request.body.scope.add' }],
   ['a request bound widened', (d) => (schemas(d).NewPet.properties.name.maxLength = 200), { by: 'request.body.scope.add' }],
   ['a new status code', (d) => (getPet(d).responses['410'] = getPet(d).responses['404']), { by: 'response.status-code.add' }],
+  ['a new response header', (d) => (getPet(d).responses['200'].headers['X-Cache'] = { schema: { type: 'string' } }), { by: 'response.optional.header.add' }],
   ['a media type added to a request', (d) => (createPet(d).requestBody.content['application/merge-patch+json'] = createPet(d).requestBody.content['application/json']), { by: 'rule:media-type' }],
 ];
 

@@ -103,6 +103,19 @@ function contentFindings(before: JsonObject, after: JsonObject, direction: Direc
   return findings;
 }
 
+/**
+ * A response header the release documented and this one does not: clients read them (`Location`, `Retry-After`,
+ * `RateLimit`), and ours are sent on every such answer though the document marks none `required`, which is all that
+ * openapi-diff weighs (it calls an optional header's removal non-breaking).
+ */
+function headerFindings(before: JsonObject, after: JsonObject, where: string): Finding[] {
+  const names = (response: JsonObject) => Object.keys(objectAt(response, 'headers')).map((name) => name.toLowerCase());
+  const kept = names(after);
+  return Object.keys(objectAt(before, 'headers'))
+    .filter((name) => !kept.includes(name.toLowerCase()))
+    .map((name) => ({ severity: 'breaking', where, what: `header ${name} removed`, by: 'rule:response-header' }));
+}
+
 function requestFindings(before: JsonObject, after: JsonObject, where: string): Finding[] {
   const [old, now] = [before.requestBody, after.requestBody];
   if (!isObject(now)) return [];
@@ -117,7 +130,8 @@ function requestFindings(before: JsonObject, after: JsonObject, where: string): 
 /**
  * Our rules, for what openapi-diff 0.24.1 does not read (docs/releasing.md): enum values, `pattern`, `format`,
  * `multipleOf`, `uniqueItems` and `nullable` in request and response schemas (parameters included, as
- * comparableDocument lays them out), media types other than `application/json`, and a request body made required.
+ * comparableDocument lays them out), media types other than `application/json`, a request body made required, and a
+ * response header removed.
  * Both documents are comparable and in OpenAPI 3.0 (`nullable`, `const` as an enum).
  */
 export function contractRuleFindings(released: JsonObject, current: JsonObject): Finding[] {
@@ -134,7 +148,8 @@ export function contractRuleFindings(released: JsonObject, current: JsonObject):
       const newResponses = objectAt(after, 'responses');
       for (const [status, response] of Object.entries(objectAt(before, 'responses'))) {
         if (isObject(response) && isObject(newResponses[status])) {
-          findings.push(...contentFindings(response, newResponses[status], 'response', `${operation} response ${status}`));
+          const where = `${operation} response ${status}`;
+          findings.push(...contentFindings(response, newResponses[status], 'response', where), ...headerFindings(response, newResponses[status], where));
         }
       }
     }
