@@ -1,32 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createApp } from '../app/configure-app';
-import { loadConfig } from '../app/config/app-config';
-import { buildOpenApiDocument } from '../app/openapi/openapi-document';
+import { COMMITTED_OPENAPI_DOCUMENT, documentEnvironment, renderOpenApiDocument } from './openapi-export';
 
-// Builds the document from the same decorators the service serves, but never listens and uses a throwaway in-memory
-// database, so CI and SDK generation need no port, no key and no data directory.
-async function exportOpenApi(outFile = 'dist/openapi.json'): Promise<void> {
-  const config = loadConfig({
-    DATABASE_URL: 'sqlite::memory:',
-    API_KEYS: 'openapi-export-placeholder-key',
-    LOG_LEVEL: 'silent',
-    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL,
-    STAGING_BASE_URL: process.env.STAGING_BASE_URL,
-    CORS_ORIGINS: process.env.CORS_ORIGINS,
-    // The webhooks' retries and timeout, which the document describes.
-    WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE,
-    WEBHOOK_TIMEOUT_MS: process.env.WEBHOOK_TIMEOUT_MS,
-  });
-  const app = await createApp(config);
-  try {
-    const path = resolve(outFile);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `${JSON.stringify(buildOpenApiDocument(app, config), null, 2)}\n`);
-    process.stdout.write(`OpenAPI document written to ${path}\n`);
-  } finally {
-    await app.close();
-  }
+// Without a file: the committed document, from the defaults alone (a shell's PUBLIC_BASE_URL must not change the
+// contract). With one: the document as this environment would serve it, for SDK generation or a deployment.
+async function exportOpenApi(outFile: string | undefined): Promise<void> {
+  const text = await renderOpenApiDocument(outFile ? documentEnvironment(process.env) : {});
+  const path = resolve(outFile ?? COMMITTED_OPENAPI_DOCUMENT);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  process.stdout.write(`OpenAPI document written to ${path}${outFile ? '' : ' (the defaults; the environment is not read)'}\n`);
 }
 
 exportOpenApi(process.argv[2]).catch((error: unknown) => {

@@ -1,0 +1,141 @@
+import { compareContracts, type GateReport } from './api-gate';
+import { CURRENT_DOCUMENT, latestReleaseFile, readDocument } from './documents';
+import type { Finding } from './finding';
+import type { JsonObject } from './json';
+import { formatReport } from './report';
+
+// The seeds edit a copy of the committed document the way a change to the sources would; the shapes they reach
+// into are the committed document's own (a seed that no longer finds its place fails loudly, with a TypeError).
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Seed = (document: any) => void;
+
+const committed = readDocument(CURRENT_DOCUMENT);
+const schemas = (document: any) => document.components.schemas;
+const listPets = (document: any) => document.paths['/pets'].get;
+const createPet = (document: any) => document.paths['/pets'].post;
+const getPet = (document: any) => document.paths['/pets/{petId}'].get;
+const renameKey = (object: any, from: string, to: string) => {
+  object[to] = object[from];
+  delete object[from];
+};
+
+async function gate(seed: Seed, version?: string): Promise<GateReport> {
+  const current = structuredClone(committed) as any;
+  seed(current);
+  if (version) current.info.version = version;
+  return compareContracts(committed, current as JsonObject);
+}
+
+/** Each kind of break the gate must refuse, and who notices it: openapi-diff (its code) or one of our rules. */
+const BREAKING: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = [
+  ['an operation removed', (d) => delete d.paths['/pets'].post, { by: 'method.remove', where: 'POST /pets' }],
+  ['a path removed', (d) => delete d.paths['/pets/{petId}'], { by: 'path.remove', where: '/pets/{petId}' }],
+  ['a response removed', (d) => delete createPet(d).responses['409'], { by: 'response.status-code.remove', where: 'POST /pets response 409' }],
+  ['a status code changed', (d) => renameKey(createPet(d).responses, '201', '200'), { by: 'response.status-code.remove', where: 'POST /pets response 201' }],
+  [
+    'a response field removed',
+    (d) => {
+      delete schemas(d).Pet.properties.categoryId;
+      schemas(d).Pet.required = ['name', 'id'];
+    },
+    { by: 'response.body.scope.add', where: 'GET /pets/{petId} response 200' },
+  ],
+  ['a response field made optional', (d) => (schemas(d).Pet.required = ['name', 'categoryId']), { by: 'response.body.scope.add', where: 'POST /pets response 201' }],
+  ['a response field widened (3.1 type list)', (d) => (schemas(d).Pet.properties.id.type = ['integer', 'string']), { by: 'response.body.scope.add', where: 'GET /pets response 200' }],
+  ['a response bound widened', (d) => (schemas(d).Pet.properties.name.maxLength = 200), { by: 'response.body.scope.add', where: 'GET /pets/{petId} response 200' }],
+  ['a response field made nullable (3.1)', (d) => (schemas(d).Pet.properties.name.type = ['string', 'null']), { by: 'rule:schema-keywords', what: 'name: made nullable' }],
+  ['a field of a webhook removed', (d) => delete schemas(d).PetCreatedEvent.properties.timestamp, { by: 'response.body.scope.add', where: 'webhook pet.created response 200' }],
+  ['an enum value removed', (d) => (schemas(d).PetStatus.enum = ['available', 'pending']), { by: 'rule:schema-keywords', what: 'status: enum value "sold" removed' }],
+  ['an enum value added to a response', (d) => schemas(d).ErrorCode.enum.push('teapot'), { by: 'rule:schema-keywords', what: 'code: enum value "teapot" added to a response' }],
+  [
+    'a request enum narrowed',
+    (d) => (listPets(d).parameters[1].schema = { type: 'string', enum: ['available', 'pending'] }),
+    { by: 'rule:schema-keywords', where: 'GET /pets parameters (application/json)', what: 'query status: enum value "sold" removed' },
+  ],
+  ['a request field made required', (d) => schemas(d).NewPet.required.push('status'), { by: 'request.body.scope.remove', where: 'POST /pets request body' }],
+  ['a request maxLength lowered', (d) => (schemas(d).NewPet.properties.name.maxLength = 50), { by: 'request.body.scope.remove', where: 'POST /pets request body' }],
+  ["a request field's type changed", (d) => (schemas(d).NewPet.properties.categoryId.type = 'string'), { by: 'request.body.scope.remove', where: 'POST /pets request body' }],
+  ['a request pattern added', (d) => (schemas(d).NewPet.properties.name.pattern = '^[A-Za-z]+$'), { by: 'rule:schema-keywords', what: 'name: pattern none → "^[A-Za-z]+$"' }],
+  [
+    'a request media type changed',
+    (d) => renameKey(createPet(d).requestBody.content, 'application/json', 'application/merge-patch+json'),
+    { by: 'rule:media-type', what: 'media type application/json no longer accepted' },
+  ],
+  [
+    'a response media type changed',
+    (d) => renameKey(getPet(d).responses['200'].content, 'application/json', 'application/hal+json'),
+    { by: 'rule:media-type', where: 'GET /pets/{petId} response 200', what: 'media type application/json no longer answered' },
+  ],
+  [
+    'a parameter added as required',
+    (d) => listPets(d).parameters.push({ name: 'sort', in: 'query', required: true, schema: { type: 'string', maxLength: 10 } }),
+    { by: 'request.body.scope.remove', where: 'GET /pets parameters' },
+  ],
+  [
+    'a required header added to an operation',
+    (d) => (getPet(d).parameters = [...getPet(d).parameters, { name: 'X-Tenant', in: 'header', required: true, schema: { type: 'string' } }]),
+    { by: 'request.body.scope.remove', where: 'GET /pets/{petId} parameters' },
+  ],
+  [
+    'a required request body added',
+    (d) => (getPet(d).requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } }),
+    { by: 'rule:request-body', where: 'GET /pets/{petId} request body' },
+  ],
+  ['a response header removed', (d) => delete createPet(d).responses['201'].headers.Location, { by: 'rule:response-header', where: 'POST /pets response 201', what: 'header Location removed' }],
+  ['a parameter removed', (d) => listPets(d).parameters.pop(), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
+  ['a parameter made required', (d) => (listPets(d).parameters[0].required = true), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
+  ['a parameter narrowed', (d) => (listPets(d).parameters[0].schema.maximum = 50), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
+];
+
+/** Additive changes: a minor version, never refused. */
+const ADDITIVE: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = [
+  ['a new optional request field', (d) => (schemas(d).NewPet.properties.tag = { type: 'string', maxLength: 20 }), { by: 'request.body.scope.add' }],
+  ['a new optional response field', (d) => (schemas(d).Pet.properties.tag = { type: 'string', maxLength: 20 }), { by: 'response.body.scope.remove' }],
+  ['a new operation', (d) => (d.paths['/pets/{petId}'].delete = { operationId: 'deletePet', responses: { 204: { description: 'Deleted.' } } }), { by: 'method.add' }],
+  ['a new optional parameter', (d) => listPets(d).parameters.push({ name: 'sort', in: 'query', schema: { type: 'string', maxLength: 10 } }), { by: 'request.body.scope.add' }],
+  ['a request bound widened', (d) => (schemas(d).NewPet.properties.name.maxLength = 200), { by: 'request.body.scope.add' }],
+  ['a new status code', (d) => (getPet(d).responses['410'] = getPet(d).responses['404']), { by: 'response.status-code.add' }],
+  ['a new response header', (d) => (getPet(d).responses['200'].headers['X-Cache'] = { schema: { type: 'string' } }), { by: 'response.optional.header.add' }],
+  ['a media type added to a request', (d) => (createPet(d).requestBody.content['application/merge-patch+json'] = createPet(d).requestBody.content['application/json']), { by: 'rule:media-type' }],
+];
+
+describe('api-gate', () => {
+  it.each(BREAKING)('refuses %s', async (_kind, seed, expected) => {
+    const report = await gate(seed);
+    expect(report).toMatchObject({ change: 'major', refused: true });
+    expect(report.breaking).toContainEqual(expect.objectContaining(expected));
+  });
+
+  it.each(ADDITIVE)('passes %s as a minor change', async (_kind, seed, expected) => {
+    const report = await gate(seed);
+    expect(report).toMatchObject({ change: 'minor', refused: false, breaking: [] });
+    expect(report.minor).toContainEqual(expect.objectContaining(expected));
+  });
+
+  it('passes a breaking change that comes with a new major version', async () => {
+    const report = await gate((d) => delete d.paths['/pets/{petId}'], '2.0.0');
+    expect(report).toMatchObject({ change: 'major', refused: false, releasedVersion: '1.0.0', currentVersion: '2.0.0' });
+  });
+
+  it('names each break, and what the release must do, in its report', async () => {
+    const report = await gate((d) => {
+      delete createPet(d).responses['409'];
+      schemas(d).PetStatus.enum = ['available', 'pending'];
+    });
+    const text = formatReport(report, 'releases/1.0.0.json', 'openapi.json');
+    expect(text).toContain('BREAKING  POST /pets response 409: status code removed [response.status-code.remove]');
+    expect(text).toContain('BREAKING  GET /pets response 200 (application/json): [].status: enum value "sold" removed [rule:schema-keywords]');
+    expect(text).toMatch(/REFUSED: \d+ breaking change\(s\)/);
+  });
+
+  it('finds nothing between a document and itself', async () => {
+    await expect(gate(() => undefined)).resolves.toMatchObject({ change: 'none', refused: false, breaking: [], minor: [] });
+  });
+
+  // What `npm run api-gate` runs, here so that `npm test` (and CI) runs it on every change.
+  it('passes the committed document against the latest release', async () => {
+    const report = await compareContracts(readDocument(latestReleaseFile()), committed);
+    expect(report.breaking).toEqual([]);
+    expect(report.refused).toBe(false);
+  });
+});

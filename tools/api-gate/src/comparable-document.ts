@@ -1,0 +1,129 @@
+import { isObject, type Json, type JsonObject, mapValues, objectAt, operationsOf } from './json';
+
+/** Where a synthetic path puts an operation's parameters, and a webhook, in the document openapi-diff compares. */
+export const PARAMETERS_PREFIX = '/~parameters';
+export const WEBHOOKS_PREFIX = '/~webhooks/';
+
+/** The value a local `$ref` (`#/components/schemas/Pet`) points at. */
+function resolvePointer(document: JsonObject, ref: string): Json | undefined {
+  if (!ref.startsWith('#/')) throw new Error(`only local references are compared, not ${ref}`);
+  let node: Json | undefined = document;
+  for (const part of ref.slice(2).split('/')) node = isObject(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
+  return node;
+}
+
+/** A schema with every `$ref` replaced by what it names (a reference back into itself is left as it is). */
+export function inlineSchema(schema: Json, document: JsonObject, seen: readonly string[] = []): Json {
+  if (Array.isArray(schema)) return schema.map((entry) => inlineSchema(entry, document, seen));
+  if (!isObject(schema)) return schema;
+  const { $ref, ...siblings } = schema;
+  if (typeof $ref === 'string' && !seen.includes($ref)) {
+    const target = resolvePointer(document, $ref);
+    if (!isObject(target)) throw new Error(`${$ref} names nothing`);
+    return inlineSchema({ ...target, ...siblings }, document, [...seen, $ref]);
+  }
+  return mapValues(schema, (value, key) => (key === 'example' || key === 'examples' || key === 'enum' ? value : inlineSchema(value, document, seen)));
+}
+
+/**
+ * The service refuses a property or a query parameter it does not know (strict validation, docs/api.md), so what a
+ * request may hold is closed: a new optional field widens it, as it does for the service. An open schema would read
+ * as "any value was accepted here before", and a new optional field as a narrowing.
+ */
+export function closeObjects(schema: Json): Json {
+  if (!isObject(schema)) return schema;
+  const closed = mapValues(schema, (value, key) => {
+    if (key === 'properties' && isObject(value)) return mapValues(value, closeObjects);
+    if ((key === 'items' || key === 'additionalProperties') && isObject(value)) return closeObjects(value);
+    return value;
+  });
+  const combined = ['allOf', 'anyOf', 'oneOf'].some((key) => key in closed);
+  if (isObject(closed.properties) && closed.additionalProperties === undefined && !combined) closed.additionalProperties = false;
+  return closed;
+}
+
+const inlineContent = (content: Json | undefined, document: JsonObject, close: boolean): JsonObject =>
+  mapValues(isObject(content) ? content : {}, (media) => {
+    if (!isObject(media) || media.schema === undefined) return media;
+    const schema = inlineSchema(media.schema, document);
+    return { ...media, schema: close ? closeObjects(schema) : schema };
+  });
+
+/**
+ * A parameter's key in the parameters' object: where it goes and its name (a header's in lower case). A path
+ * parameter goes by its place in the path, since its name is not on the wire (openapi-diff matches `{id}` and
+ * `{petId}` too).
+ */
+function parameterKey(parameter: JsonObject, path: string): string {
+  const name = String(parameter.name);
+  if (parameter.in === 'path') return `path #${[...path.matchAll(/\{([^}]+)\}/g)].findIndex(([, found]) => found === name) + 1}`;
+  return `${String(parameter.in)} ${parameter.in === 'header' ? name.toLowerCase() : name}`;
+}
+
+/** An operation's parameters (its path item's too, which it may override) as one closed object, each a property. */
+function parametersSchema(path: string, item: JsonObject, operation: JsonObject, document: JsonObject): JsonObject {
+  const all = [item.parameters, operation.parameters]
+    .flatMap((list) => (Array.isArray(list) ? list : []))
+    .map((parameter) => inlineSchema(parameter, document))
+    .filter(isObject);
+  const byKey = new Map(all.map((parameter) => [parameterKey(parameter, path), parameter]));
+  const required = [...byKey].filter(([, parameter]) => parameter.required === true || parameter.in === 'path').map(([key]) => key);
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries([...byKey].map(([key, parameter]) => [key, closeObjects(parameter.schema ?? {})])),
+    // OpenAPI 3.0 refuses an empty list.
+    ...(required.length > 0 ? { required } : {}),
+  };
+}
+
+const OK = { description: 'compared' };
+
+/**
+ * The document as the gate compares it, still in OpenAPI 3.1, with every schema of an operation inlined:
+ * - request bodies closed (`closeObjects`);
+ * - each operation's parameters, which openapi-diff does not read, as the JSON request body of a synthetic
+ *   operation at `/~parameters<path>` (same method), a closed object whose properties are the parameters,
+ *   so that its set arithmetic decides them as it does a body: removed, added as required, narrowed;
+ * - each webhook, which OpenAPI 3.0 has no place for, as the response of `GET /~webhooks/<name>`: the service sends
+ *   it and the consumer reads it, so it changes under a response's rules (its headers as the response's headers).
+ */
+export function comparableDocument(document: JsonObject): JsonObject {
+  const paths: JsonObject = {};
+  for (const [path, item] of Object.entries(objectAt(document, 'paths'))) {
+    if (!isObject(item)) continue;
+    const compared: JsonObject = {};
+    for (const [method, operation] of operationsOf(item)) {
+      const { parameters: _parameters, ...rest } = operation;
+      const requestBody = isObject(rest.requestBody) ? (inlineSchema(rest.requestBody, document) as JsonObject) : undefined;
+      compared[method] = {
+        ...rest,
+        ...(requestBody ? { requestBody: { ...requestBody, content: inlineContent(requestBody.content, document, true) } } : {}),
+        responses: mapValues(objectAt(rest, 'responses'), (response) => {
+          const inlined = inlineSchema(response, document);
+          return isObject(inlined) ? { ...inlined, content: inlineContent(inlined.content, document, false) } : inlined;
+        }),
+      };
+      // Even an operation without parameters has its (empty) object, so that a first required one is a narrowing.
+      const schema = parametersSchema(path, item, operation, document);
+      const synthetic = objectAt(paths, `${PARAMETERS_PREFIX}${path}`);
+      synthetic[method] = { requestBody: { content: { 'application/json': { schema } } }, responses: { 200: OK } };
+      paths[`${PARAMETERS_PREFIX}${path}`] = synthetic;
+    }
+    paths[path] = compared;
+  }
+  for (const [name, item] of Object.entries(objectAt(document, 'webhooks'))) {
+    if (!isObject(item)) continue;
+    for (const [, operation] of operationsOf(item)) {
+      const body = inlineSchema(operation.requestBody ?? {}, document);
+      const headers = (Array.isArray(operation.parameters) ? operation.parameters : [])
+        .map((parameter) => inlineSchema(parameter, document))
+        .filter((parameter): parameter is JsonObject => isObject(parameter) && parameter.in === 'header')
+        .map((parameter) => [String(parameter.name), { required: parameter.required === true, schema: parameter.schema ?? {} }]);
+      const response = { ...OK, content: inlineContent(objectAt(body, 'content'), document, false), headers: Object.fromEntries(headers) };
+      paths[`${WEBHOOKS_PREFIX}${name}`] = { get: { responses: { 200: response } } };
+    }
+  }
+  const { webhooks: _webhooks, ...rest } = document;
+  return { ...rest, paths };
+}

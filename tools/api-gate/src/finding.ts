@@ -1,0 +1,21 @@
+import { PARAMETERS_PREFIX, WEBHOOKS_PREFIX } from './comparable-document';
+
+/** A change between the released document and the current one: breaking (a major version) or additive (a minor). */
+export interface Finding {
+  severity: 'breaking' | 'minor';
+  /** The operation and part of it, in the service's words: `POST /pets request body (application/json)`. */
+  where: string;
+  what: string;
+  /** Who noticed: openapi-diff's code (`method.remove`), or one of our rules (`rule:enum`). */
+  by: string;
+}
+
+/** `GET /pets`, `GET /pets parameters`, `webhook pet.created`, from a path of the compared document. */
+export function operationLabel(path: string, method: string): string {
+  if (path.startsWith(WEBHOOKS_PREFIX)) return `webhook ${path.slice(WEBHOOKS_PREFIX.length)}`;
+  if (path.startsWith(PARAMETERS_PREFIX)) return `${method.toUpperCase()} ${path.slice(PARAMETERS_PREFIX.length)} parameters`;
+  return `${method.toUpperCase()} ${path}`;
+}
+
+export const formatFinding = ({ severity, where, what, by }: Finding) =>
+  `${severity === 'breaking' ? 'BREAKING' : 'minor   '}  ${where}: ${what} [${by}]`;

@@ -1,0 +1,45 @@
+import { toOpenApi30, toSchema30 } from './openapi-30';
+
+describe(toSchema30.name, () => {
+  it('writes a type list with null as nullable, and several types as an anyOf', () => {
+    expect(toSchema30({ type: ['string', 'null'], maxLength: 3 })).toEqual({ type: 'string', nullable: true, maxLength: 3 });
+    expect(toSchema30({ type: ['integer', 'string'] })).toEqual({ anyOf: [{ type: 'integer' }, { type: 'string' }] });
+  });
+
+  it('writes const as a one-value enum, examples as example, and numeric exclusive bounds as flags', () => {
+    expect(toSchema30({ const: 'a', examples: ['a', 'b'] })).toEqual({ enum: ['a'], example: 'a' });
+    expect(toSchema30({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 })).toEqual({
+      type: 'number',
+      minimum: 0,
+      exclusiveMinimum: true,
+      maximum: 10,
+      exclusiveMaximum: true,
+    });
+  });
+
+  it('converts nested schemas: properties, items, combinations', () => {
+    const nested = { type: 'object', properties: { tags: { type: 'array', items: { type: ['string', 'null'] } } }, allOf: [{ const: 1 }] };
+    expect(toSchema30(nested)).toEqual({
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: 'string', nullable: true } } },
+      allOf: [{ enum: [1] }],
+    });
+  });
+});
+
+describe(toOpenApi30.name, () => {
+  it('declares 3.0.3 and drops what 3.0 has no place for, leaving examples as they are', () => {
+    const document = {
+      openapi: '3.1.0',
+      jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+      info: { title: 't', version: '1.0.0', summary: 's', license: { name: 'MIT', identifier: 'MIT' } },
+      paths: { '/a': { get: { responses: { 200: { description: 'd', content: { 'application/json': { schema: { const: 1 }, example: { type: ['x'] } } } } } } } },
+      webhooks: {},
+    };
+    expect(toOpenApi30(document)).toEqual({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1.0.0', license: { name: 'MIT' } },
+      paths: { '/a': { get: { responses: { 200: { description: 'd', content: { 'application/json': { schema: { enum: [1] }, example: { type: ['x'] } } } } } } } },
+    });
+  });
+});

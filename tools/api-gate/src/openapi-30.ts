@@ -1,0 +1,77 @@
+import { isObject, type Json, type JsonObject, mapValues } from './json';
+
+// Keywords whose value is a schema, a list of schemas or a map of schemas, through which a schema is converted.
+const ONE_SCHEMA = new Set(['items', 'not', 'additionalProperties']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
+const SCHEMA_MAPS = new Set(['properties']);
+
+/** One schema in its OpenAPI 3.0 spelling: the 3.1 (JSON Schema 2020-12) keywords a document of ours may hold. */
+export function toSchema30(schema: Json): Json {
+  if (!isObject(schema)) return schema;
+  const out: JsonObject = mapValues(schema, (value, key) => {
+    if (ONE_SCHEMA.has(key)) return toSchema30(value);
+    if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return value.map(toSchema30);
+    if (SCHEMA_MAPS.has(key) && isObject(value)) return mapValues(value, toSchema30);
+    return value;
+  });
+  // `type: [x, 'null']` is 3.0's `nullable: true`; several other types are an `anyOf` of each.
+  if (Array.isArray(out.type)) {
+    const types = out.type.filter((type) => type !== 'null');
+    if (types.length < out.type.length) out.nullable = true;
+    delete out.type;
+    if (types.length === 1) out.type = types[0];
+    else if (types.length > 1) {
+      const alternatives = types.map((type) => ({ type }));
+      if (out.anyOf === undefined) out.anyOf = alternatives;
+      else out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), { anyOf: alternatives }];
+    }
+  }
+  if ('const' in out) {
+    out.enum = [out.const ?? null];
+    delete out.const;
+  }
+  if (Array.isArray(out.examples)) {
+    if (out.example === undefined && out.examples.length > 0) out.example = out.examples[0];
+    delete out.examples;
+  }
+  // 3.1's exclusive bounds are numbers; 3.0's are flags on minimum and maximum.
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof out[exclusive] === 'number') {
+      out[bound] = out[exclusive];
+      out[exclusive] = true;
+    }
+  }
+  delete out.$schema;
+  delete out.$comment;
+  return out;
+}
+
+/** Every schema of a document part, wherever OpenAPI puts one (`schema`, `components.schemas`), converted. */
+function convertSchemasIn(node: Json, key = ''): Json {
+  if (Array.isArray(node)) return node.map((entry) => convertSchemasIn(entry));
+  if (!isObject(node)) return node;
+  if (key === 'schema') return toSchema30(node);
+  if (key === 'schemas') return mapValues(node, toSchema30);
+  // Examples are data, not description: a `schema` key in one is not a schema.
+  return mapValues(node, (value, child) => (child === 'example' || child === 'examples' ? value : convertSchemasIn(value, child)));
+}
+
+/**
+ * The document in OpenAPI 3.0.3, which openapi-diff 0.24.1 reads (its parser refuses `openapi: 3.1.0`). Only what
+ * 3.0 has no place for is dropped (`webhooks`, which `comparableDocument` has already turned into paths, the JSON
+ * Schema dialect, the license's SPDX identifier); a 3.1 keyword not converted here fails openapi-diff's validation,
+ * naming its place, so the gate stops rather than compares less.
+ */
+export function toOpenApi30(document: JsonObject): JsonObject {
+  const { webhooks: _webhooks, jsonSchemaDialect: _dialect, ...rest } = document;
+  const converted = convertSchemasIn(rest) as JsonObject;
+  const info = isObject(converted.info) ? { ...converted.info } : {};
+  delete info.summary;
+  if (isObject(info.license)) {
+    const { identifier: _identifier, ...license } = info.license;
+    info.license = license;
+  }
+  const components = isObject(converted.components) ? { ...converted.components } : undefined;
+  if (components) delete components.pathItems;
+  return { ...converted, openapi: '3.0.3', info, ...(components ? { components } : {}) };
+}
