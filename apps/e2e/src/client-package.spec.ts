@@ -54,7 +54,7 @@ describe('the packed @petstore/client in a folder outside the workspace', () => 
   });
 
   it('holds only the build output, with no dependencies', () => {
-    expect(packedFiles.sort()).toEqual(['README.md', 'index.cjs', 'index.d.cts', 'index.d.ts', 'index.js', 'package.json']);
+    expect(packedFiles.sort()).toEqual(['CHANGELOG.md', 'README.md', 'index.cjs', 'index.d.cts', 'index.d.ts', 'index.js', 'package.json']);
     const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/@petstore/client/package.json'), 'utf8'));
     expect(manifest).not.toHaveProperty('dependencies');
     expect(manifest).not.toHaveProperty('peerDependencies');

@@ -36,7 +36,8 @@ describe('@petstore/client published by `nx release publish` to a local registry
     const published = (async () => {
       registry = await startVerdaccio(join(dir, 'registry'));
       // `nx release publish` runs `npm publish` in dist/libs/client (the client's nx-release-publish target); npm reads
-      // the token from the temporary npmrc, never from ~/.npmrc.
+      // the token from the temporary npmrc, never from ~/.npmrc. It publishes what `npm test` built: without
+      // --excludeTaskDependencies the target's build could rewrite dist/libs/client under client-package.spec.ts.
       const env = {
         ...NPM_ENV,
         npm_config_userconfig: registry.userconfig,
@@ -44,11 +45,8 @@ describe('@petstore/client published by `nx release publish` to a local registry
         NX_DAEMON: 'false',
         CI: 'true',
       };
-      publishOutput = await run(process.execPath, [NX, 'release', 'publish', '--registry', registry.url, '--output-style=static'], {
-        cwd: WORKSPACE,
-        env,
-        timeoutMs: 240_000,
-      });
+      const publish = ['release', 'publish', '--registry', registry.url, '--excludeTaskDependencies', '--output-style=static'];
+      publishOutput = await run(process.execPath, [NX, ...publish], { cwd: WORKSPACE, env, timeoutMs: 240_000 });
       consumer = join(dir, 'consumer');
       mkdirSync(consumer);
       await run('npm', ['init', '-y'], { cwd: consumer, env: NPM_ENV });
