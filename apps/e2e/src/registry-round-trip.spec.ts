@@ -1,0 +1,100 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type NodeProcess, SERVICE_MAIN, spawnService, waitUntilLive } from '@petstore/testing';
+import { CJS_PROGRAM, compileAndRunStrict, ESM_PROGRAM, expectDriven, NPM_ENV, run, runProgram } from './support/consumer-project';
+import { TEST_KEY } from './support/test-key';
+import { type LocalRegistry, startVerdaccio } from './support/verdaccio';
+
+const WORKSPACE = join(__dirname, '../../..');
+const DIST = join(WORKSPACE, 'dist/libs/client');
+const NX = join(WORKSPACE, 'node_modules/nx/dist/bin/nx.js');
+const VERSION: string = JSON.parse(readFileSync(join(WORKSPACE, 'libs/client/package.json'), 'utf8')).version;
+
+// Generous: publishing runs Nx (and the client's build, from its cache) and installs run npm, on a shared machine.
+jest.setTimeout(300_000);
+
+describe('@petstore/client published by `nx release publish` to a local registry, installed from it', () => {
+  let dir: string;
+  let registry: LocalRegistry;
+  let service: NodeProcess;
+  let consumer: string;
+  let publishOutput: string;
+
+  /** npm as the consumer's machine runs it: the registry's npmrc only, a cache of its own, none of the workspace's npm_config_*. */
+  const npmArgs = () => ['--registry', registry.url, '--userconfig', registry.userconfig, '--cache', join(dir, 'npm-cache')];
+
+  beforeAll(async () => {
+    for (const built of [join(DIST, 'package.json'), SERVICE_MAIN]) {
+      if (!existsSync(built)) throw new Error(`${built} is missing: run "CI=true NX_DAEMON=false npx nx run-many -t build" first`);
+    }
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'petstore-registry-')));
+    const started = spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` } }).then(async (sut) => {
+      service = sut;
+      await waitUntilLive(sut);
+    });
+    const published = (async () => {
+      registry = await startVerdaccio(join(dir, 'registry'));
+      // `nx release publish` runs `npm publish` in dist/libs/client (the client's nx-release-publish target); npm reads
+      // the token from the temporary npmrc, never from ~/.npmrc. It publishes what `npm test` built: without
+      // --excludeTaskDependencies the target's build could rewrite dist/libs/client under client-package.spec.ts.
+      const env = {
+        ...NPM_ENV,
+        npm_config_userconfig: registry.userconfig,
+        npm_config_cache: join(dir, 'npm-cache'),
+        NX_DAEMON: 'false',
+        CI: 'true',
+      };
+      const publish = ['release', 'publish', '--registry', registry.url, '--excludeTaskDependencies', '--output-style=static'];
+      publishOutput = await run(process.execPath, [NX, ...publish], { cwd: WORKSPACE, env, timeoutMs: 240_000 });
+      consumer = join(dir, 'consumer');
+      mkdirSync(consumer);
+      await run('npm', ['init', '-y'], { cwd: consumer, env: NPM_ENV });
+      await run('npm', ['install', '--no-audit', '--no-fund', ...npmArgs(), `@petstore/client@${VERSION}`], {
+        cwd: consumer,
+        env: NPM_ENV,
+        timeoutMs: 120_000,
+      });
+    })();
+    await Promise.all([started, published]);
+  });
+
+  afterAll(async () => {
+    if (service && service.child.exitCode === null) {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    await registry?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes the client at the workspace version, and the contract not at all (it is bundled into the client)', async () => {
+    expect(publishOutput).toContain(`@petstore/client@${VERSION}`);
+    const view = await run('npm', ['view', '@petstore/client', 'version', '--json', ...npmArgs()], { cwd: dir, env: NPM_ENV });
+    expect(JSON.parse(view)).toBe(VERSION);
+    await expect(run('npm', ['view', '@petstore/contract', ...npmArgs()], { cwd: dir, env: NPM_ENV })).rejects.toThrow(/E404/);
+  });
+
+  it('installs from the local registry only, with no dependencies', () => {
+    const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8'));
+    expect(Object.keys(lock.packages)).toEqual(['', 'node_modules/@petstore/client']);
+    expect(lock.packages['node_modules/@petstore/client']).toMatchObject({
+      version: VERSION,
+      resolved: `${registry.url}@petstore/client/-/client-${VERSION}.tgz`,
+    });
+  });
+
+  it('drives the live service from an ES module', async () => {
+    expectDriven(await runProgram(consumer, 'drive.mjs', ESM_PROGRAM, service.origin, TEST_KEY), 'esm');
+  });
+
+  it('drives the live service from CommonJS', async () => {
+    expectDriven(await runProgram(consumer, 'drive.cjs', CJS_PROGRAM, service.origin, TEST_KEY), 'cjs');
+  });
+
+  it('creates and lists a pet from TypeScript compiled with --strict', async () => {
+    const { created, listed } = await compileAndRunStrict(consumer, service.origin, TEST_KEY);
+    expect(created).toMatchObject({ id: expect.any(Number), name: 'typed' });
+    expect(listed).toContain(created.id);
+  });
+});
