@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const WORKSPACE = join(__dirname, '../../..');
@@ -26,6 +26,9 @@ describe('nx release --dry-run', () => {
 
   beforeAll(async () => {
     before = await gitStatus();
+    // A clean clone has no plans, and git keeps no empty folder: the folder is made for the probe, and removed with it.
+    const madeFolder = !existsSync(dirname(probe));
+    mkdirSync(dirname(probe), { recursive: true });
     writeFileSync(probe, '---\n__default__: major\n---\n\nThe dry run\'s probe (tools/release): never committed.\n');
     try {
       const env = {
@@ -46,7 +49,7 @@ describe('nx release --dry-run', () => {
       });
       output = run.stdout + run.stderr;
     } finally {
-      rmSync(probe, { force: true });
+      rmSync(madeFolder ? dirname(probe) : probe, { recursive: true, force: true });
     }
   });
 
