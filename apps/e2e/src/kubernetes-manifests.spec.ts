@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { type KubeObject, render } from './support/kustomize';
+import { type KubeObject, KUSTOMIZE, render, renderKustomization } from './support/kustomize';
 import { onPath } from './support/prometheus';
 
 // deploy/kubernetes, rendered as `kubectl apply -k` would render it (Kustomize, offline), each object checked against
@@ -25,6 +26,7 @@ const MODELS: Record<string, string> = {
   'apps/v1/Deployment': 'kubernetes-models/apps/v1/Deployment',
   'autoscaling/v2/HorizontalPodAutoscaler': 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler',
   'policy/v1/PodDisruptionBudget': 'kubernetes-models/policy/v1/PodDisruptionBudget',
+  'networking.k8s.io/v1/NetworkPolicy': 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy',
 };
 
 /** Validates each object of stdin's JSON array with its kind's model; prints a problem, or "", per object. */
@@ -86,6 +88,20 @@ function typeProblems(objects: KubeObject[]): string[] {
   });
 }
 
+/** Whether a `matchLabels` selector selects an object with these labels. */
+const selects = (matchLabels: Record<string, string>, labels: Record<string, string>) =>
+  Object.keys(matchLabels).length > 0 && Object.entries(matchLabels).every(([key, value]) => labels[key] === value);
+
+interface NetworkPolicyPort {
+  port: string | number;
+  protocol: string;
+}
+interface NetworkPolicyRule {
+  ports: NetworkPolicyPort[];
+  from?: unknown[];
+  to?: unknown[];
+}
+
 const only = (objects: KubeObject[], kind: string) => {
   const found = objects.filter((object) => object.kind === kind);
   expect(found).toHaveLength(1);
@@ -135,12 +151,72 @@ describeManifests('deploy/kubernetes', () => {
       // The metrics port, named for a scrape by port name, is the Service's too.
       expect(only(objects, 'Service').spec.ports).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'metrics', targetPort: 'metrics' })]));
     });
+
+    it('leaves the replica count to the autoscaler where one targets the Deployment, and sets it where none does', () => {
+      const deployment = only(objects, 'Deployment');
+      const autoscaled = objects.some(
+        ({ kind, spec }) => kind === 'HorizontalPodAutoscaler' && spec.scaleTargetRef.kind === 'Deployment' && spec.scaleTargetRef.name === deployment.metadata.name,
+      );
+      // A count beside an autoscaler pulls a scaled-out Deployment back to it on every apply.
+      if (autoscaled) expect(deployment.spec).not.toHaveProperty('replicas');
+      else expect(deployment.spec.replicas).toEqual(expect.any(Number));
+    });
+
+    it('spreads the replicas over nodes (strictly) and zones (as a preference), counting exactly its own pods', () => {
+      const deployment = only(objects, 'Deployment');
+      const constraints = deployment.spec.template.spec.topologySpreadConstraints;
+      expect(constraints.map(({ topologyKey, whenUnsatisfiable, maxSkew }: Record<string, unknown>) => ({ topologyKey, whenUnsatisfiable, maxSkew }))).toEqual([
+        { topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', maxSkew: 1 },
+        { topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 1 },
+      ]);
+      const podLabels = deployment.spec.template.metadata.labels;
+      for (const { labelSelector } of constraints) {
+        expect(selects(labelSelector.matchLabels, podLabels)).toBe(true);
+        // The same pods as the Deployment's: another workload's pods sharing the labels would skew the count.
+        expect(labelSelector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+      }
+    });
+
+    it('fences the pods: the API from anywhere, metrics from the monitoring namespace, egress to what the overlay uses', () => {
+      const deployment = only(objects, 'Deployment');
+      const policy = only(objects, 'NetworkPolicy').spec;
+      expect(selects(policy.podSelector.matchLabels, deployment.spec.template.metadata.labels)).toBe(true);
+      expect(policy.policyTypes).toEqual(['Ingress', 'Egress']);
+      const containerPorts: Array<{ name: string; containerPort: number }> = deployment.spec.template.spec.containers[0].ports;
+      /** The container port a policy's port names, by name or number. */
+      const portOf = ({ port }: NetworkPolicyPort) => containerPorts.find(({ name, containerPort }) => port === name || port === containerPort);
+      const ingress: NetworkPolicyRule[] = policy.ingress;
+      // Every rule's port is one the container listens on, and every port the container listens on has its rule.
+      expect(ingress.flatMap(({ ports }) => ports.filter((port) => !portOf(port)))).toEqual([]);
+      const admitted = (containerPortName: string) => ingress.filter(({ ports }) => ports.some((port) => portOf(port)?.name === containerPortName));
+      expect(containerPorts.map(({ name }) => [name, admitted(name).length])).toEqual(containerPorts.map(({ name }) => [name, 1]));
+      // No `from`: every source.
+      expect(admitted('http')[0].from).toBeUndefined();
+      expect(admitted('metrics')[0].from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+      expect(ingress.flatMap(({ ports }) => ports.map(({ protocol }) => protocol))).toEqual(ingress.flatMap(({ ports }) => ports.map(() => 'TCP')));
+
+      const egress: NetworkPolicyRule[] = policy.egress;
+      const dns = egress.filter(({ ports }) => ports.some(({ port }) => port === 53));
+      expect(dns).toEqual([
+        {
+          to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } } }],
+          ports: [
+            { port: 53, protocol: 'UDP' },
+            { port: 53, protocol: 'TCP' },
+          ],
+        },
+      ]);
+      // PostgreSQL, Redis and the webhooks' HTTPS, at any address (they may live outside the cluster), over TCP.
+      const others = egress.filter((rule) => !dns.includes(rule));
+      expect(others.every(({ to }) => to === undefined)).toBe(true);
+      const expected = overlay === 'postgres' ? [5432, 6379, 443] : [443];
+      expect(others.flatMap(({ ports }) => ports)).toEqual(expected.map((port) => ({ port, protocol: 'TCP' })));
+    });
   });
 
-  it('postgres: three replicas rolled one at a time, a disruption budget, autoscaled on CPU, the database and Redis from the Secret', () => {
+  it('postgres: at least three replicas rolled one at a time, a disruption budget, autoscaled on CPU, the database and Redis from the Secret', () => {
     const objects = render('postgres');
     const deployment = only(objects, 'Deployment');
-    expect(deployment.spec.replicas).toBe(3);
     expect(deployment.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
     const selector = deployment.spec.selector.matchLabels;
     expect(only(objects, 'PodDisruptionBudget').spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: selector } });
@@ -167,6 +243,63 @@ describeManifests('deploy/kubernetes', () => {
     expect(volume.persistentVolumeClaim.claimName).toBe(claim.metadata.name);
     expect(pod.containers[0].volumeMounts).toEqual(expect.arrayContaining([{ name: volume.name, mountPath: '/data' }]));
     expect(objects.map(({ kind }) => kind)).not.toEqual(expect.arrayContaining(['HorizontalPodAutoscaler']));
+  });
+
+  // No schema of the Prometheus Operator's kinds is among the workspace's packages: their structure is checked here by
+  // hand, against the fields of the operator's CRDs (monitoring.coreos.com/v1) that these objects use.
+  describe('prometheus-operator: a PodMonitor and the rules as a PrometheusRule', () => {
+    const objects = installed ? renderKustomization('prometheus-operator') : [];
+
+    it('scrapes the metrics port of either overlay’s pods and labels the targets as the alerts select them', () => {
+      const monitor = only(objects, 'PodMonitor');
+      expect(monitor.apiVersion).toBe('monitoring.coreos.com/v1');
+      expect(Object.keys(monitor.spec).sort()).toEqual(['podMetricsEndpoints', 'selector']);
+      expect(Object.keys(monitor.spec.selector)).toEqual(['matchLabels']);
+      const [endpoint] = monitor.spec.podMetricsEndpoints;
+      expect(monitor.spec.podMetricsEndpoints).toHaveLength(1);
+      expect(endpoint).toEqual({ port: 'metrics', path: '/metrics', interval: expect.stringMatching(/^\d+s$/), relabelings: [{ action: 'replace', targetLabel: 'service', replacement: 'petstore' }] });
+      for (const overlay of ['postgres', 'sqlite']) {
+        const deployment = only(render(overlay), 'Deployment');
+        expect({ overlay, selected: selects(monitor.spec.selector.matchLabels, deployment.spec.template.metadata.labels) }).toEqual({ overlay, selected: true });
+        expect(deployment.spec.template.spec.containers[0].ports).toEqual(expect.arrayContaining([expect.objectContaining({ name: endpoint.port })]));
+      }
+      // The label the PodMonitor sets is the one the alerts on `up` select.
+      const rules = readFileSync(join(ROOT, 'deploy/prometheus/petstore.rules.yml'), 'utf8');
+      expect(rules).toContain(`up{${endpoint.relabelings[0].targetLabel}="${endpoint.relabelings[0].replacement}"}`);
+      expect(rules).not.toContain('job="petstore"');
+    });
+
+    it('holds the rules of deploy/prometheus, as tools/prometheus-rule.ts writes them (npm run prometheus-rule)', () => {
+      const run = spawnSync(process.execPath, ['-r', '@swc-node/register', 'tools/prometheus-rule.ts', '--stdout'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
+      });
+      expect(run).toMatchObject({ status: 0, stderr: '' });
+      expect(readFileSync(join(KUSTOMIZE, 'prometheus-operator/prometheus-rule.yaml'), 'utf8')).toBe(run.stdout);
+
+      const rule = only(objects, 'PrometheusRule');
+      expect(rule.apiVersion).toBe('monitoring.coreos.com/v1');
+      expect(Object.keys(rule.spec)).toEqual(['groups']);
+      const duration = /^(0|(\d+(ms|s|m|h|d|w|y))+)$/;
+      const problems = [];
+      for (const group of rule.spec.groups) {
+        if (typeof group.name !== 'string' || !Array.isArray(group.rules)) problems.push(`group ${group.name}: a name and rules`);
+        for (const entry of group.rules) {
+          const name = entry.alert ?? entry.record;
+          const known = entry.alert ? ['alert', 'expr', 'for', 'labels', 'annotations'] : ['record', 'expr', 'labels'];
+          if ((entry.alert === undefined) === (entry.record === undefined)) problems.push(`${name}: exactly one of alert and record`);
+          if (typeof entry.expr !== 'string') problems.push(`${name}: expr is a string`);
+          if (entry.for !== undefined && !duration.test(entry.for)) problems.push(`${name}: for is a duration`);
+          for (const key of Object.keys(entry)) if (!known.includes(key)) problems.push(`${name}: unknown field ${key}`);
+          for (const map of [entry.labels, entry.annotations]) {
+            if (map !== undefined && Object.values(map).some((value) => typeof value !== 'string')) problems.push(`${name}: labels and annotations are strings`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+      expect(rule.spec.groups.flatMap(({ rules }: { rules: Array<{ alert?: string }> }) => rules.filter(({ alert }) => alert))).not.toHaveLength(0);
+    });
   });
 
   it('fails a manifest with a misspelt field or a wrong type, as it would fail in CI', () => {

@@ -59,6 +59,10 @@ export async function playOverlay(overlay: string, { name, network, secret, conf
   const deployment = objects.find(({ kind }) => kind === 'Deployment');
   if (!configMap?.data || !deployment) throw new Error(`the ${overlay} overlay has no ConfigMap or no Deployment`);
   Object.assign(configMap.data, config);
+  // Where an autoscaler owns the count, the Deployment has none: the autoscaler raises it to its minimum at once;
+  // podman has no autoscaler, so it plays that minimum.
+  const autoscaler = objects.find(({ kind }) => kind === 'HorizontalPodAutoscaler');
+  deployment.spec.replicas ??= autoscaler?.spec.minReplicas;
   deployment.metadata.name = name;
   const pod = deployment.spec.template.spec;
   for (const container of pod.containers) {

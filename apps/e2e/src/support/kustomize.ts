@@ -8,7 +8,7 @@ export const KUSTOMIZE = join(__dirname, '../../../../deploy/kubernetes');
 export interface KubeObject {
   apiVersion: string;
   kind: string;
-  metadata: { name: string };
+  metadata: { name: string; labels?: Record<string, string> };
   // The tests read into what they check; the schema check covers the rest.
   spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   data?: Record<string, string>;
@@ -16,7 +16,12 @@ export interface KubeObject {
 
 /** An overlay as `kubectl apply -k` renders it (Kustomize, offline). */
 export function render(overlay: string): KubeObject[] {
-  const run = spawnSync('kubectl', ['kustomize', join(KUSTOMIZE, 'overlays', overlay)], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`kubectl kustomize ${overlay} failed: ${run.stderr}`);
+  return renderKustomization(join('overlays', overlay));
+}
+
+/** A kustomization under deploy/kubernetes, by its folder there, as `kubectl apply -k` renders it. */
+export function renderKustomization(folder: string): KubeObject[] {
+  const run = spawnSync('kubectl', ['kustomize', join(KUSTOMIZE, folder)], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`kubectl kustomize ${folder} failed: ${run.stderr}`);
   return parseAllDocuments(run.stdout).map((document) => document.toJS() as KubeObject);
 }
