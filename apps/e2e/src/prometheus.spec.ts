@@ -14,6 +14,7 @@ import {
   type WebhookReceiver,
 } from '@petstore/testing';
 import { admin, POSTGRES_ADMIN_URL } from './support/cluster';
+import { alertThreshold, asGrafanaSends, type Panel, readDashboard, selectorsOf, thresholdsOf } from './support/grafana';
 import { onPath, promtool, query, type RunningPrometheus, type Sample, startPrometheus, stopPrometheus } from './support/prometheus';
 import { TEST_KEY } from './support/test-key';
 
@@ -27,6 +28,66 @@ const installed = onPath('prometheus') && onPath('promtool');
 const runPrometheus = installed || process.env.CI === 'true';
 if (!runPrometheus) console.warn('Skipping the Prometheus tests: prometheus or promtool not on PATH (apt-get install -y prometheus).');
 const describePrometheus = runPrometheus ? describe : describe.skip;
+
+describe('deploy/grafana/petstore.json', () => {
+  const dashboard = readDashboard(DASHBOARD);
+  const panel = (title: string): Panel => {
+    const found = dashboard.panels.find((candidate) => candidate.title === title);
+    if (!found) throw new Error(`no panel "${title}"`);
+    return found;
+  };
+  const exprs = (title: string) => (panel(title).targets ?? []).map(({ expr }) => expr);
+
+  it('has an instance variable, of the scraped targets of the chosen jobs, that may be all or several', () => {
+    expect(dashboard.templating.list.find(({ name }) => name === 'instance')).toMatchObject({
+      type: 'query',
+      definition: 'label_values(up{job=~"$job"}, instance)',
+      includeAll: true,
+      multi: true,
+    });
+  });
+
+  it('filters every series of every panel by the job and instance variables', () => {
+    const unfiltered = dashboard.panels.flatMap(({ title, targets = [] }) =>
+      targets.flatMap(({ refId, expr }) => {
+        const selectors = selectorsOf(expr);
+        const filtered = selectors.length > 0 && selectors.every((matchers) => matchers.includes('job=~"$job"') && matchers.includes('instance=~"$instance"'));
+        return filtered ? [] : [{ title, refId, expr }];
+      }),
+    );
+    expect(unfiltered).toEqual([]);
+  });
+
+  it('draws the alerts\' thresholds (deploy/prometheus/petstore.rules.yml) on the panels of what they watch', () => {
+    expect({
+      'Errors by operation': thresholdsOf(panel('Errors by operation')),
+      'Latency p50 and p99 by operation': thresholdsOf(panel('Latency p50 and p99 by operation')),
+      'Outbox age': thresholdsOf(panel('Outbox age')),
+    }).toEqual({
+      'Errors by operation': [alertThreshold(RULES, 'PetstoreHigh5xxRatio')],
+      'Latency p50 and p99 by operation': [alertThreshold(RULES, 'PetstoreHighLatencyP99')],
+      'Outbox age': [alertThreshold(RULES, 'PetstoreWebhooksBehind')],
+    });
+  });
+
+  it('shows the outbox\'s depth as a count and its age in seconds, on two panels, and no count panel reads seconds', () => {
+    expect({ unit: panel('Outbox depth').fieldConfig?.defaults.unit, exprs: exprs('Outbox depth') }).toEqual({
+      unit: expect.stringMatching(/^(short|none)$/),
+      exprs: [expect.stringMatching(/^max\(petstore_webhook_outbox_messages\{/)],
+    });
+    expect({ unit: panel('Outbox age').fieldConfig?.defaults.unit, exprs: exprs('Outbox age') }).toEqual({
+      unit: 's',
+      exprs: [expect.stringMatching(/^max\(petstore_webhook_outbox_oldest_age_seconds\{/)],
+    });
+    const counts = dashboard.panels.filter(({ fieldConfig }) => ['short', 'none'].includes(fieldConfig?.defaults.unit ?? ''));
+    expect(counts.flatMap(({ title, targets = [] }) => targets.filter(({ expr }) => /_seconds(_bucket|_sum)?\{/.test(expr)).map(({ expr }) => ({ title, expr })))).toEqual([]);
+  });
+
+  it('shows the CPU each instance uses', () => {
+    expect(exprs('CPU')).toEqual([expect.stringMatching(/^rate\(process_cpu_seconds_total\{/)]);
+    expect(panel('CPU').fieldConfig?.defaults.unit).toBe('percentunit');
+  });
+});
 
 describePrometheus('Prometheus', () => {
   beforeAll(() => {
@@ -202,12 +263,20 @@ describePrometheus('Prometheus', () => {
         expect([...statuses].sort()).toEqual([200, 201, 401, 404]);
         await receiver.waitFor(() => (receiver?.delivered().length ?? 0) > 0);
 
-        const panels = (JSON.parse(readFileSync(DASHBOARD, 'utf8')) as Dashboard).panels.filter((panel) => panel.targets);
-        // As Grafana sends them: every job, and a rate window of several scrapes.
-        const queries = panels.flatMap((panel) =>
-          (panel.targets ?? []).map(({ expr }) => ({ panel: panel.title, promql: expr.replaceAll('$job', '.+').replaceAll('$__rate_interval', '30s') })),
+        const dashboard = readDashboard(DASHBOARD);
+        // The instance variable's query (label_values(<selector>, instance)) lists the scraped service.
+        const instance = `127.0.0.1:${metricsPort}`;
+        const variable = dashboard.templating.list.find(({ name }) => name === 'instance');
+        const selector = /^label_values\((.+), instance\)$/.exec(variable?.definition ?? '')?.[1] ?? 'no instance variable';
+        const instances = await query(prometheus, asGrafanaSends(`group by (instance) (${selector})`, dashboard));
+        expect(instances.map(({ metric }) => metric.instance)).toContain(instance);
+        // As Grafana sends them, with a rate window of several scrapes: every job and instance ("All"), and this
+        // instance chosen, as its value is written into the matcher.
+        const choices: Array<Record<string, string[]>> = [{}, { instance: [instance] }];
+        const queries = dashboard.panels.flatMap((panel) =>
+          (panel.targets ?? []).flatMap(({ expr }) => choices.map((chosen) => ({ panel: panel.title, promql: asGrafanaSends(expr, dashboard, chosen) }))),
         );
-        expect(queries.length).toBeGreaterThanOrEqual(15);
+        expect(queries.length).toBeGreaterThanOrEqual(2 * 18);
         const running = prometheus;
         const blank = async () => {
           const answers = [];
@@ -235,10 +304,6 @@ describePrometheus('Prometheus', () => {
 
 interface RuleFile {
   groups: Array<{ rules: Array<{ alert?: string; record?: string; annotations?: Record<string, string> }> }>;
-}
-
-interface Dashboard {
-  panels: Array<{ title: string; targets?: Array<{ expr: string }> }>;
 }
 
 interface PromResponse {

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+// The Grafana dashboard (deploy/grafana) read as Grafana reads it: its variables substituted into the queries it
+// sends, and its thresholds beside the alerting rules (deploy/prometheus) they must repeat.
+
+export interface Panel {
+  id: number;
+  title: string;
+  type: string;
+  fieldConfig?: { defaults: { unit?: string; thresholds?: { steps: Array<{ value: number | null }> } } };
+  targets?: Array<{ refId: string; expr: string }>;
+}
+
+export interface Variable {
+  name: string;
+  type: string;
+  definition?: string;
+  includeAll?: boolean;
+  multi?: boolean;
+  allValue?: string;
+}
+
+export interface Dashboard {
+  templating: { list: Variable[] };
+  panels: Panel[];
+}
+
+export const readDashboard = (path: string): Dashboard => JSON.parse(readFileSync(path, 'utf8')) as Dashboard;
+
+/** A value as Grafana's Prometheus data source writes it into a regex matcher: special characters escaped for the regex, in a PromQL string. */
+const asRegex = (value: string): string => value.replace(/[\\^$*+?.()|[\]{}]/g, (special) => `\\\\${special}`);
+
+/**
+ * `expr` as Grafana sends it: each query variable at its chosen values (one escaped value, or `(a|b)`), else at "All"
+ * (its `allValue`), and `$__rate_interval` at `rateInterval`. Throws when a variable is left or has no "All" value.
+ */
+export function asGrafanaSends(expr: string, dashboard: Dashboard, chosen: Record<string, string[]> = {}, rateInterval = '30s'): string {
+  let promql = expr.replaceAll('$__rate_interval', rateInterval);
+  for (const variable of dashboard.templating.list.filter(({ type }) => type === 'query')) {
+    const values = chosen[variable.name];
+    const value = values ? (values.length === 1 ? asRegex(values[0]) : `(${values.map(asRegex).join('|')})`) : variable.allValue;
+    if (value === undefined) throw new Error(`$${variable.name} has no allValue: choose its values`);
+    promql = promql.replace(new RegExp(`\\$(?:\\{${variable.name}\\}|${variable.name}\\b)`, 'g'), () => value);
+  }
+  const left = /\$\{?\w+/.exec(promql);
+  if (left) throw new Error(`${left[0]} is not a variable of the dashboard: ${expr}`);
+  return promql;
+}
+
+/** The label matchers of every series selector of a PromQL expression, one string (`job=~"$job", …`) each. */
+export const selectorsOf = (expr: string): string[] => [...expr.matchAll(/[A-Za-z_:][\w:]*\{([^}]*)\}/g)].map(([, matchers]) => matchers);
+
+/** A panel's thresholds, the base step (everything below the first) left out. */
+export const thresholdsOf = (panel: Panel): number[] =>
+  (panel.fieldConfig?.defaults.thresholds?.steps ?? []).flatMap(({ value }) => (value === null ? [] : [value]));
+
+/** The threshold of an alerting rule: the number its expression first compares a series with (`> 0.05`). */
+export function alertThreshold(rulesFile: string, alert: string): number {
+  const { groups } = parse(readFileSync(rulesFile, 'utf8')) as { groups: Array<{ rules: Array<{ alert?: string; expr: string }> }> };
+  const rule = groups.flatMap(({ rules }) => rules).find((candidate) => candidate.alert === alert);
+  if (!rule) throw new Error(`${rulesFile} has no alert ${alert}`);
+  const comparison = /\s>=?\s*(\d+(?:\.\d+)?)/.exec(rule.expr);
+  if (!comparison) throw new Error(`${alert} compares with no number: ${rule.expr}`);
+  return Number(comparison[1]);
+}
