@@ -27,6 +27,9 @@ const MODELS: Record<string, string> = {
   'autoscaling/v2/HorizontalPodAutoscaler': 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler',
   'policy/v1/PodDisruptionBudget': 'kubernetes-models/policy/v1/PodDisruptionBudget',
   'networking.k8s.io/v1/NetworkPolicy': 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy',
+  // The Prometheus Operator's CRDs, as its published schemas (@kubernetes-models/prometheus-operator).
+  'monitoring.coreos.com/v1/PodMonitor': '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor',
+  'monitoring.coreos.com/v1/PrometheusRule': '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule',
 };
 
 /** Validates each object of stdin's JSON array with its kind's model; prints a problem, or "", per object. */
@@ -245,10 +248,14 @@ describeManifests('deploy/kubernetes', () => {
     expect(objects.map(({ kind }) => kind)).not.toEqual(expect.arrayContaining(['HorizontalPodAutoscaler']));
   });
 
-  // No schema of the Prometheus Operator's kinds is among the workspace's packages: their structure is checked here by
-  // hand, against the fields of the operator's CRDs (monitoring.coreos.com/v1) that these objects use.
+  // Held to the operator's CRD schemas (monitoring.coreos.com/v1) like every other kind, and to what the alerts need.
   describe('prometheus-operator: a PodMonitor and the rules as a PrometheusRule', () => {
     const objects = installed ? renderKustomization('prometheus-operator') : [];
+
+    it("is valid by the Prometheus Operator's CRD schemas and interfaces", () => {
+      expect(objects.map(({ kind }) => kind).sort()).toEqual(['PodMonitor', 'PrometheusRule']);
+      expect(schemaProblems(...objects)).toEqual([]);
+    });
 
     it('scrapes the metrics port of either overlay’s pods and labels the targets as the alerts select them', () => {
       const monitor = only(objects, 'PodMonitor');
