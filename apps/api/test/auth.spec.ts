@@ -75,7 +75,7 @@ describe('authentication', () => {
   });
 
   it('leaves docs and health open', async () => {
-    for (const path of ['/docs', '/docs/openapi.json', '/health/live', '/health/ready']) {
+    for (const path of ['/docs', '/docs/openapi.json', '/health/live', '/health/ready', '/health/routable']) {
       expect((await fetch(`${sut.origin}${path}`)).status).toBe(200);
     }
   });

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ShutdownState } from '../src/app/http/shutdown-state';
 import { expectError } from './support/assertions';
-import { TEST_KEY, startApp, type TestApp } from './support/test-app';
+import { JSON_AUTH, TEST_KEY, startApp, type TestApp } from './support/test-app';
 
 describe('health probes', () => {
   let sut: TestApp;
@@ -21,6 +21,9 @@ describe('health probes', () => {
     expect(text).not.toContain(sut.database.url);
     expect(text).not.toContain('petstore_test');
     expect(text).not.toContain(TEST_KEY);
+    const routable = await fetch(`${sut.origin}/health/routable`);
+    expect(routable.status).toBe(200);
+    expect(await routable.json()).toEqual({ status: 'ok' });
   });
 
   it('reports not ready with 503 when the database is gone, while staying live', async () => {
@@ -32,8 +35,19 @@ describe('health probes', () => {
     expect((await fetch(`${sut.origin}/health/live`)).status).toBe(200);
   });
 
-  it('reports not ready once shutdown has begun', async () => {
+  // Kubernetes' readiness: the instance stays in the Service, so that callers get its 503 rather than no endpoint.
+  it('stays routable while the database is gone, its operations answering 503 with Retry-After', async () => {
+    await sut.app.get(DataSource).destroy();
+    expect((await fetch(`${sut.origin}/health/routable`)).status).toBe(200);
+    expect((await fetch(`${sut.origin}/health/ready`)).status).toBe(503);
+    const create = await fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":1}' });
+    await expectError(create, 503, 'service_unavailable');
+    expect(create.headers.get('retry-after')).toBe('1');
+  });
+
+  it('reports neither ready nor routable once shutdown has begun', async () => {
     sut.app.get(ShutdownState).beforeApplicationShutdown();
     await expectError(await fetch(`${sut.origin}/health/ready`), 503, 'service_unavailable');
+    expect(await expectError(await fetch(`${sut.origin}/health/routable`), 503, 'service_unavailable')).toBe('The service is shutting down.');
   });
 });

@@ -128,7 +128,10 @@ describeManifests('deploy/kubernetes', () => {
       const deployment = only(objects, 'Deployment');
       const pod = deployment.spec.template.spec;
       const [container] = pod.containers;
-      expect(container.readinessProbe.httpGet).toEqual({ path: '/health/ready', port: 'http' });
+      // Readiness on /health/routable, not /health/ready: red while starting or stopping, green through a database
+      // outage, so that the Service keeps its endpoints and callers get the instances' 503s (docs/operations.md). The
+      // startup probe only waits for the process: starting (migrations not yet run) is readiness's to report.
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/health/routable', port: 'http' });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/health/live', port: 'http' });
       expect(container.startupProbe.httpGet.path).toBe('/health/live');
       // The service stops within 9 s of SIGTERM, after the preStop pause.

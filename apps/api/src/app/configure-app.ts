@@ -85,6 +85,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     exclude: [
       { path: 'health/live', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
+      { path: 'health/routable', method: RequestMethod.GET },
     ],
   });
   app.useGlobalPipes(new ContractValidationPipe());

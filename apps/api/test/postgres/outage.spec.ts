@@ -26,6 +26,8 @@ describe('PostgreSQL outage', () => {
   const create = () =>
     fetch(`${sut?.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":1}', signal: AbortSignal.timeout(GENEROUSLY_MS) });
   const ready = async () => (await fetch(`${sut?.origin}/health/ready`)).status;
+  /** Kubernetes' readiness (docs/operations.md): the instance stays in the Service while the database is away. */
+  const routable = async () => (await fetch(`${sut?.origin}/health/routable`)).status;
   /** Milliseconds until `check` holds (printed, not judged). */
   const timeUntil = async (check: () => Promise<boolean>, what: string) => {
     const started = Date.now();
@@ -60,6 +62,7 @@ describe('PostgreSQL outage', () => {
     const notReady = await fetch(`${sut.origin}/health/ready`);
     expect(await expectError(notReady, 503, 'service_unavailable')).toBe('The database is not reachable right now; retry shortly.');
     expect((await fetch(`${sut.origin}/health/live`)).status).toBe(200);
+    expect(await routable()).toBe(200);
 
     await proxy.start();
     const toRecovery = await timeUntil(async () => (await list()).status === 200, 'served again');
@@ -79,6 +82,7 @@ describe('PostgreSQL outage', () => {
     const slowest = Date.now() - started;
     for (const response of responses) await expectError(response, 503, 'service_unavailable');
     expect(await ready()).toBe(503);
+    expect(await routable()).toBe(200);
 
     proxy.thaw();
     await timeUntil(async () => (await list()).status === 200, 'served again');
@@ -105,6 +109,8 @@ describe('PostgreSQL outage', () => {
   it('starts while the database is unreachable, answers 503, and becomes ready once it is there', async () => {
     sut = await startApp({ database, env: env() });
     expect(await ready()).toBe(503);
+    // Never migrated: not routable either, so that a rollout does not replace working pods with this one.
+    expect(await routable()).toBe(503);
     await expectError(await list(), 503, 'service_unavailable');
     await expectError(await create(), 503, 'service_unavailable');
 
@@ -112,6 +118,7 @@ describe('PostgreSQL outage', () => {
     const toReady = await timeUntil(async () => (await ready()) === 200, 'ready');
     expect((await create()).status).toBe(201);
     expect((await list()).status).toBe(200);
+    expect(await routable()).toBe(200);
     process.stderr.write(`PostgreSQL absent at start-up: ready ${toReady} ms after the database appeared\n`);
   });
 });

@@ -19,6 +19,10 @@ const AFTER_MS = 6_000;
 /** What busy CI machines add to the bounds below; the promises are tighter (docs/operations.md). */
 const SLACK_MS = 2_000;
 
+/** How many of each status, as printed. */
+const tally = (answers: Array<{ status: number }>) =>
+  answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+
 interface Create {
   name: string;
   key: string;
@@ -90,17 +94,21 @@ describe('PostgreSQL partitioned', () => {
     const create = (entry: Create) =>
       send('/v1/pets', { method: 'POST', headers: { ...JSON_AUTH, 'idempotency-key': entry.key }, body: JSON.stringify({ name: entry.name, categoryId: 1 }) });
 
-    // Readiness, asked every 100 ms: when it first turned red after the cut, and green after the heal.
+    // Readiness, asked every 100 ms: when it first turned red after the cut, and green after the heal. Kubernetes'
+    // readiness (/health/routable) beside it: every answer it gave after the start, which must all be 200.
     let cutAt = Infinity;
     let healedAt = Infinity;
     let redAt: number | undefined;
     let stopProbing = false;
+    const routable: number[] = [];
     const started = performance.now();
+    const statusOf = (path: string) => fetch(`${app.origin}${path}`, { signal: AbortSignal.timeout(60_000) }).then((r) => r.status, () => 0);
     const probing = (async () => {
       while (!stopProbing) {
-        const status = await fetch(`${app.origin}/health/ready`, { signal: AbortSignal.timeout(60_000) }).then((r) => r.status, () => 0);
+        const [status, routableStatus] = await Promise.all([statusOf('/health/ready'), statusOf('/health/routable')]);
         const at = performance.now() - started;
         if (status !== 200 && at > cutAt && redAt === undefined) redAt = at;
+        routable.push(routableStatus);
         await sleep(100);
       }
     })();
@@ -134,8 +142,11 @@ describe('PostgreSQL partitioned', () => {
       `PostgreSQL silent (${place}, ${mode}) for ${CUT_MS / 1000} s at 40 requests/s: readiness red after ${((redAt ?? NaN) - cutAt).toFixed(0)} ms; ` +
         `during the cut ${during.filter((s) => s.status === 503).length} x 503, slowest ${Math.max(...ms(during)).toFixed(0)} ms; ` +
         `once known p50 ${quantile(ms(known), 0.5).toFixed(1)} ms, slowest ${Math.max(...ms(known)).toFixed(0)} ms; ` +
-        `from 2 s after the heal ${later.filter((s) => s.status < 300).length}/${later.length} served\n`,
+        `from 2 s after the heal ${later.filter((s) => s.status < 300).length}/${later.length} served; ` +
+        `requests sent during the cut by status ${JSON.stringify(tally(during))}; /health/routable ${JSON.stringify(tally(routable.map((status) => ({ status }))))}\n`,
     );
+    // A Kubernetes Service keeps the instance throughout, so callers get the 503s above rather than connection errors.
+    expect(routable.filter((status) => status !== 200)).toEqual([]);
 
     // Every request answered (none waited for the heal, nor for its own 60 s deadline), 2xx or the Error 503.
     for (const sample of samples) {

@@ -7,7 +7,12 @@ import { DatabaseConnection } from '../database/database-connection';
 import { serviceUnavailable } from '../database/database-failure';
 import { ShutdownState } from '../http/shutdown-state';
 
-/** Probes for orchestrators and load balancers; no key needed, nothing secret in them. */
+/**
+ * Probes for orchestrators and load balancers; no key needed, nothing secret in them. `ready` is what a load balancer
+ * with a fallback asks (HAProxy: red while the database is away); `routable` is what an orchestrator whose Service has
+ * no fallback asks (Kubernetes: an instance that has started answers callers its own 503 while the database is away,
+ * which beats a Service with no endpoints). docs/operations.md says which probe asks which.
+ */
 @Public()
 @ApiExcludeController()
 @Controller('health')
@@ -27,7 +32,7 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   async ready() {
-    if (this.shutdown.stopping) throw new ApiException('service_unavailable', 'The service is shutting down.');
+    this.assertNotStopping();
     // Connected is not enough: the schema must be migrated too, and the database not known to be silent now.
     if (!this.connection.serving) throw serviceUnavailable();
     try {
@@ -35,5 +40,18 @@ export class HealthController {
     } catch {
       throw serviceUnavailable();
     }
+  }
+
+  /** Started (the database reached and migrated once) and not stopping; whatever the database does after that. */
+  @Get('routable')
+  routable() {
+    this.assertNotStopping();
+    // `ready` turns true once, at the first connect, and false only on close: a later outage leaves it true.
+    if (!this.connection.ready) throw new ApiException('service_unavailable', 'The service is starting.', { 'retry-after': '1' });
+    return { status: 'ok' };
+  }
+
+  private assertNotStopping(): void {
+    if (this.shutdown.stopping) throw new ApiException('service_unavailable', 'The service is shutting down.');
   }
 }
