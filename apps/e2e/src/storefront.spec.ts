@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type Pet, PetstoreClient } from '@petstore/client';
 import { type NodeProcess, startService, stopNode } from '@petstore/testing';
 import { chromiumRuns, launchChromium } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
@@ -14,6 +15,8 @@ const WORKSPACE = join(__dirname, '../../..');
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** Where the README's screenshot is written when asked (STOREFRONT_SCREENSHOT=docs/images/storefront.png). */
 const SCREENSHOT = process.env.STOREFRONT_SCREENSHOT;
+// Each test drives a browser through several pages' worth of actions: Jest's minute, doubled, for a busy machine.
+jest.setTimeout(120_000);
 
 interface AxeViolation {
   id: string;
@@ -43,20 +46,21 @@ interface AxeViolation {
       expect(response.status).toBe(201);
     }
   };
+  /** Every stored pet of this name, read through the client's pages. */
   const storedNamed = async (name: string) => {
-    const found: unknown[] = [];
-    for (let cursor: string | null = null; ; ) {
-      const response = await api(`/pets?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-      found.push(...((await response.json()) as Array<{ name: string }>).filter((pet) => pet.name === name));
-      cursor = new URL(/<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1] ?? 'http://x/').searchParams.get('cursor');
-      if (!cursor) return found;
+    const found: Pet[] = [];
+    for await (const pet of new PetstoreClient({ baseUrl: `${service.origin}/v1`, apiKey: TEST_KEY }).iteratePets({ pageSize: 100 })) {
+      if (pet.name === name) found.push(pet);
     }
+    return found;
   };
 
   /** A fresh tab (its own sessionStorage) on the storefront of `origin`. */
   async function open(origin = service.origin, path = '/storefront/', viewport = { width: 1024, height: 800 }): Promise<void> {
     await context?.close();
     context = await browser.newContext({ viewport });
+    // Playwright's 30 s per action, doubled: a limit for a stuck page on a busy machine, not a verdict.
+    context.setDefaultTimeout(60_000);
     page = await context.newPage();
     page.on('console', (message) => {
       // The browser logs each API answer of 4xx as a failed resource; those the page handled and showed are expected.

@@ -1,6 +1,7 @@
 import { ForbiddenError, newIdempotencyKey, type PetstoreClient } from '@petstore/client';
-import { newPetProblems, type NewPet, type NewPetProblems, type Pet, PET_STATUSES, PetStatus } from '@petstore/contract';
+import { newPetProblems, type NewPet, type NewPetProblems, type Pet, PetStatus } from '@petstore/contract';
 import { type FormEvent, useId, useRef, useState } from 'react';
+import { Alert, StatusOptions, TextField } from './controls';
 import { describeError } from './describe-error';
 
 interface Props {
@@ -81,51 +82,30 @@ export function AddPetSection({ client, onCreated }: Props) {
   };
 
   const problem = (field: Field) => (shown.has(field) ? problems[field] : undefined);
-  const describedBy = (field: Field) => (problem(field) ? `${id}-${field}-problem` : undefined);
-  const fieldProblem = (field: Field) =>
-    problem(field) && (
-      <p id={`${id}-${field}-problem`} role="alert" className="error">
-        {problem(field)}
-      </p>
-    );
 
   return (
     <section aria-labelledby={`${id}-heading`} className="panel">
       <h2 id={`${id}-heading`}>Add a pet</h2>
-      {readOnly && (
-        <p role="alert" className="error">
-          {READ_ONLY}
-        </p>
-      )}
+      <Alert>{readOnly && READ_ONLY}</Alert>
       <form onSubmit={submit} noValidate className="fields">
         <fieldset disabled={readOnly}>
-          <div className="field">
-            <label htmlFor={`${id}-name`}>Name</label>
-            <input
-              id={`${id}-name`}
-              ref={inputs.name}
-              autoComplete="off"
-              value={name}
-              aria-invalid={Boolean(problem('name'))}
-              aria-describedby={describedBy('name')}
-              onChange={(event) => edited('name', () => setName(event.target.value))}
-            />
-            {fieldProblem('name')}
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-category`}>Category</label>
-            <input
-              id={`${id}-category`}
-              ref={inputs.categoryId}
-              inputMode="numeric"
-              autoComplete="off"
-              value={category}
-              aria-invalid={Boolean(problem('categoryId'))}
-              aria-describedby={describedBy('categoryId')}
-              onChange={(event) => edited('categoryId', () => setCategory(event.target.value))}
-            />
-            {fieldProblem('categoryId')}
-          </div>
+          <TextField
+            id={`${id}-name`}
+            label="Name"
+            value={name}
+            problem={problem('name')}
+            inputRef={inputs.name}
+            onChange={(value) => edited('name', () => setName(value))}
+          />
+          <TextField
+            id={`${id}-category`}
+            label="Category"
+            inputMode="numeric"
+            value={category}
+            problem={problem('categoryId')}
+            inputRef={inputs.categoryId}
+            onChange={(value) => edited('categoryId', () => setCategory(value))}
+          />
           <div className="field">
             <label htmlFor={`${id}-status`}>Status</label>
             <select
@@ -134,11 +114,7 @@ export function AddPetSection({ client, onCreated }: Props) {
               value={status}
               onChange={(event) => edited('status', () => setStatus(event.target.value as PetStatus))}
             >
-              {PET_STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {value}
-                </option>
-              ))}
+              <StatusOptions />
             </select>
           </div>
           <div className="actions">
@@ -148,11 +124,7 @@ export function AddPetSection({ client, onCreated }: Props) {
           </div>
         </fieldset>
       </form>
-      {refusal && (
-        <p role="alert" className="error">
-          {refusal}
-        </p>
-      )}
+      <Alert>{refusal}</Alert>
       {added && (
         <p role="status" className="note">
           {added}

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { type Connection, defaultBaseUrl } from './connection';
+import { Alert } from './controls';
 
 interface Props {
   connection?: Connection;
@@ -49,11 +50,7 @@ export function ConnectSection({ connection, problem, onConnect, onDisconnect }:
           )}
         </div>
       </form>
-      {problem && (
-        <p role="alert" className="error">
-          {problem}
-        </p>
-      )}
+      <Alert>{problem}</Alert>
       {connection && !problem && <p className="note">Connected to {connection.baseUrl}. The key is kept for this tab only.</p>}
     </section>
   );

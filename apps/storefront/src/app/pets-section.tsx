@@ -1,5 +1,6 @@
-import { PET_STATUSES, type PetStatus } from '@petstore/contract';
+import type { PetStatus } from '@petstore/contract';
 import { useId } from 'react';
+import { Alert, StatusOptions } from './controls';
 import type { PetList } from './use-pet-list';
 
 interface Props {
@@ -30,18 +31,10 @@ export function PetsSection({ list, status, onStatusChange }: Props) {
           onChange={(event) => onStatusChange(event.target.value === '' ? undefined : (event.target.value as PetStatus))}
         >
           <option value="">all</option>
-          {PET_STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
+          <StatusOptions />
         </select>
       </div>
-      {list.error && (
-        <p role="alert" className="error">
-          {list.error}
-        </p>
-      )}
+      <Alert>{list.error}</Alert>
       <div className="table-frame">
         <table aria-busy={list.loading} aria-describedby={`${id}-summary`}>
           <thead>
