@@ -6,13 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type NodeProcess, spawnService, startService, stopNode, waitUntilLive, waitUntilReady } from '@petstore/testing';
 import { Database } from 'sqlite3';
 import { TEST_KEY } from './support/test-key';
+import { postPet, withTestKey } from './support/with-test-key';
 
 // behaviour.md: "Disk full or a read-only database: 503 or 500 Error bodies, no corrupted data, no crash loop."
 // The database lives on a tmpfs of its own, filled under the running service, or mounted read-only when it starts (Linux
 // will not remount a filesystem read-only while a process holds a file open for writing, as the service does).
 // Mounting needs root, as CI runs; elsewhere the suite is skipped and says so.
-const AUTH = { authorization: `Bearer ${TEST_KEY}` };
-const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
 const canMount = process.getuid?.() === 0;
 if (!canMount) process.stderr.write('disk-faults.spec: skipped, mounting a tmpfs needs root\n');
 
@@ -22,9 +21,8 @@ if (!canMount) process.stderr.write('disk-faults.spec: skipped, mounting a tmpfs
   const databaseFile = () => join(dir, 'petstore.sqlite');
   const mount = (...args: string[]) => execFileSync('mount', args, { stdio: 'pipe' });
   const start = () => startService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${databaseFile()}` } });
-  const create = (name = 'Rex') =>
-    fetch(`${service?.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: JSON.stringify({ name, categoryId: 1 }) });
-  const get = (path: string) => fetch(`${service?.origin}${path}`, { headers: AUTH });
+  const create = (name = 'Rex') => postPet(service?.origin ?? '', { name, categoryId: 1 });
+  const get = (path: string) => withTestKey(`${service?.origin}${path}`);
   const running = () => service?.child.exitCode === null && service.child.signalCode === null;
 
   /** An Error body of the interface, with the status it came with; 503s say when to retry. */

@@ -8,6 +8,7 @@ import { type Pet, PetstoreClient } from '@petstore/client';
 import { type NodeProcess, startService, stopNode } from '@petstore/testing';
 import { chromiumRuns, launchChromium } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
+import { withTestKey } from './support/with-test-key';
 
 // The storefront as a person meets it: the built app served by the built service at /storefront/ (SQLite), driven in
 // Debian's Chromium by what a person sees (labels, roles, accessible names), never by CSS selectors.
@@ -38,11 +39,13 @@ interface AxeViolation {
   let apiRequests: Array<{ method: string; url: string }>;
 
   const database = () => `sqlite:${join(dir, 'petstore.sqlite')}`;
-  const api = (path: string, init: RequestInit = {}, origin = service.origin) =>
-    fetch(`${origin}/v1${path}`, { ...init, headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', ...init.headers } });
   const seed = async (count: number, status = 'available', prefix = 'Seeded') => {
     for (let index = 1; index <= count; index += 1) {
-      const response = await api('/pets', { method: 'POST', body: JSON.stringify({ name: `${prefix} ${index}`, categoryId: 1, status }) });
+      const response = await withTestKey(`${service.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `${prefix} ${index}`, categoryId: 1, status }),
+      });
       expect(response.status).toBe(201);
     }
   };
@@ -250,7 +253,7 @@ interface AxeViolation {
       await page.getByText('No pets yet.').waitFor();
       // Another caller with the same key now spends every second's one request as it comes, so the page's are refused.
       spender = (async () => {
-        while (spending) await api('/pets?limit=1', {}, limited.origin).then((response) => response.arrayBuffer(), () => undefined);
+        while (spending) await withTestKey(`${limited.origin}/v1/pets?limit=1`).then((response) => response.arrayBuffer(), () => undefined);
       })();
       const tryAgain = page.getByRole('alert').filter({ hasText: /Try again in \d+ seconds?\./ });
       // Each attempt is one request the page offers; the verdict is the message of the refusal, not how many came.
