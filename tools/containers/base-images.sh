@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Usage: tools/containers/base-images.sh
-# Makes sure podman has the base images the Containerfile names, docker.io/library/debian:bookworm-slim and
-# docker.io/library/node:24-bookworm-slim: pulled where a registry answers, else made here as stand-ins under the same
-# names, so that the unchanged Containerfile builds with --pull=never. A stand-in is a Debian bookworm root from
-# Debian's mirror (debootstrap), slimmed as the official slim image is; the Node.js one adds the official Node.js
-# build (from the npm registry, tools/install-node.sh), npm, the `node` user (uid 1000) and docker-entrypoint.sh, laid
-# out as in the official image. Nothing is made again if the images exist (podman rmi them to remake).
+# Makes sure podman has the base images the Containerfile's ARG lines name (NODE_IMAGE, RUNTIME_IMAGE: Node.js and
+# Debian 13 "trixie", slim): pulled where a registry answers, else made here as stand-ins under the same names, so that
+# the unchanged Containerfile builds with --pull=never. A stand-in is a Debian trixie root from Debian's mirror
+# (debootstrap), slimmed as the official slim image is; the Node.js one adds the official Node.js build of .nvmrc's
+# version (from the npm registry, tools/install-node.sh), npm, the `node` user (uid 1000) and docker-entrypoint.sh,
+# laid out as in the official image. Nothing is made again if the images exist (podman rmi them to remake).
 set -euo pipefail
 root_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tools/containers/podman-env.sh
@@ -13,8 +13,20 @@ source "$root_dir/tools/containers/podman-env.sh"
 ensure_podman
 
 NODE_VERSION=${NODE_VERSION:-$(tr -d " v\r\n" < "$root_dir/.nvmrc")}
-DEBIAN_IMAGE=docker.io/library/debian:bookworm-slim
-NODE_IMAGE=docker.io/library/node:24-bookworm-slim
+# shellcheck source=tools/containers/base-image-names.sh
+source "$root_dir/tools/containers/base-image-names.sh"
+DEBIAN_IMAGE=$RUNTIME_IMAGE_NAME
+NODE_IMAGE=$NODE_IMAGE_NAME
+DEBIAN_SUITE=trixie
+# The stand-in carries .nvmrc's Node.js: its major must be the one the image's name promises.
+case "$NODE_IMAGE" in
+  */node:"${NODE_VERSION%%.*}"-*) ;;
+  *) echo "base-images.sh: $NODE_IMAGE does not name Node.js ${NODE_VERSION%%.*} (.nvmrc: $NODE_VERSION)" >&2; exit 1 ;;
+esac
+case "$DEBIAN_IMAGE $NODE_IMAGE" in
+  *:$DEBIAN_SUITE-slim*:*-$DEBIAN_SUITE-slim) ;;
+  *) echo "base-images.sh: the stand-ins are Debian $DEBIAN_SUITE; the Containerfile names $DEBIAN_IMAGE and $NODE_IMAGE" >&2; exit 1 ;;
+esac
 
 have() { podman image exists "$1"; }
 pulled() { timeout 120 podman pull -q "$1" >/dev/null 2>&1; }
@@ -25,8 +37,8 @@ trap 'rm -rf "$work"' EXIT
 debian_root() {
   local rootfs=$work/debian
   [ -d "$rootfs" ] && return 0
-  echo "making a Debian bookworm root (debootstrap, minbase)" >&2
-  debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
+  echo "making a Debian $DEBIAN_SUITE root (debootstrap, minbase)" >&2
+  debootstrap --variant=minbase "$DEBIAN_SUITE" "$rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
     { cat "$work/debootstrap.log" >&2; return 1; }
   # As the official slim image: no documentation, manual pages or translations, now or from later installs.
   cat >"$rootfs/etc/dpkg/dpkg.cfg.d/docker" <<'EOF'
@@ -53,6 +65,10 @@ if ! have "$NODE_IMAGE" && ! pulled "$NODE_IMAGE"; then
   debian_root
   node_home=$("$root_dir/tools/install-node.sh" "$NODE_VERSION")
   rootfs=$work/debian
+  # Node.js 26's binary links libatomic.so.1, which the official image installs beside it (libatomic1).
+  chroot "$rootfs" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libatomic1 >/dev/null' ||
+    { echo "could not install libatomic1 in the Node.js stand-in" >&2; exit 1; }
+  rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/log/*.log "$rootfs"/var/log/apt/*
   mkdir -p "$rootfs/usr/local/bin" "$rootfs/usr/local/include" "$rootfs/usr/local/lib/node_modules" "$rootfs/home/node"
   cp "$node_home/bin/node" "$rootfs/usr/local/bin/node"
   cp -r "$node_home/include/node" "$rootfs/usr/local/include/node"

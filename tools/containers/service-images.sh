@@ -2,7 +2,7 @@
 # Usage: tools/containers/service-images.sh
 # Makes sure podman has the images compose.yaml and the container tests run beside the service: PostgreSQL, Redis and
 # HAProxy under their official names, pulled where a registry answers, else built here from Debian's packages on the
-# stand-in debian:bookworm-slim (stand-ins/*.Containerfile). Nothing is made again if the images exist.
+# stand-in debian:trixie-slim (stand-ins/*.Containerfile). Nothing is made again if the images exist.
 set -euo pipefail
 containers_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tools/containers/podman-env.sh
@@ -10,9 +10,9 @@ source "$containers_dir/podman-env.sh"
 "$containers_dir/base-images.sh"
 
 declare -A images=(
-  [postgres]=docker.io/library/postgres:15-bookworm
-  [redis]=docker.io/library/redis:7-bookworm
-  [haproxy]=docker.io/library/haproxy:2.6-bookworm
+  [postgres]=docker.io/library/postgres:17-trixie
+  [redis]=docker.io/library/redis:8-trixie
+  [haproxy]=docker.io/library/haproxy:3.0-trixie
 )
 for name in postgres redis haproxy; do
   image=${images[$name]}

@@ -31,6 +31,9 @@ const SERVICES = Object.entries(COMPOSE.services);
 /** The services running this repository's image. */
 const OURS = SERVICES.filter(([, service]) => service.image.includes('PETSTORE_IMAGE')).map(([name]) => name);
 
+/** The services beside ours, at the major versions Debian 13 "trixie" ships (tools/containers/service-images.sh). */
+const CURRENT_IMAGES = { postgres: 'postgres:17-trixie', redis: 'redis:8-trixie', haproxy: 'haproxy:3.0-trixie' };
+
 // What podman-compose 1.0.3 ignores (depends_on's conditions, hence --wait's meaning) or cannot show (Docker Compose's
 // reading of the file), checked in the file itself; the running stack below proves the checks and the secrets work.
 describe('compose.yaml, as Docker Compose reads it', () => {
@@ -59,6 +62,11 @@ describe('compose.yaml, as Docker Compose reads it', () => {
     }
     expect([...used].sort()).toEqual(Object.keys(COMPOSE.secrets).sort());
     expect(Object.values(COMPOSE.secrets).every((secret) => secret.file)).toBe(true);
+  });
+
+  it("runs PostgreSQL, Redis and HAProxy at Debian 13's majors, on Debian 13 images", () => {
+    const images = Object.fromEntries(SERVICES.filter(([name]) => !OURS.includes(name)).map(([name, service]) => [name, service.image]));
+    expect(images).toEqual(CURRENT_IMAGES);
   });
 
   it('drops every capability and forbids new privileges in every container; only the database and Redis add back what their entrypoints need', () => {
@@ -137,6 +145,17 @@ describeWithPodman('compose.yaml', () => {
       expect({ name, status: checked.status, stderr: checked.stderr }).toEqual({ name, status: 0, stderr: '' });
     }
   }, CONTAINER_TEST_MS);
+
+  it("runs the versions its images' names promise, on Debian 13", () => {
+    const versionOf = { postgres: ['postgres', '--version'], redis: ['redis-server', '--version'], haproxy: ['haproxy', '-v'] };
+    for (const [name, command] of Object.entries(versionOf)) {
+      const major = /:(\d+(?:\.\d+)?)-trixie$/.exec(CURRENT_IMAGES[name as keyof typeof CURRENT_IMAGES])?.[1];
+      const container = containerOf(name);
+      // e.g. "postgres (PostgreSQL) 17.12 (Debian …)", "Redis server v=8.0.2 …", "HAProxy version 3.0.11-1+deb13u4 …"
+      expect({ name, version: /(?:\) |v=|version )(\d+\.\d+)/.exec(podmanOk('exec', container, ...command))?.[1] }).toEqual({ name, version: expect.stringMatching(new RegExp(`^${major?.replace('.', '\\.')}(\\.|$)`)) });
+      expect({ name, debian: podmanOk('exec', container, 'cat', '/etc/debian_version') }).toEqual({ name, debian: expect.stringMatching(/^13\./) });
+    }
+  });
 
   it('runs the containers without capabilities or new privileges, with the secrets as files and not in their environment', () => {
     for (const [name] of SERVICES) {

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from '@petstore/testing';
-import { buildImage, BUILD_MS, CONTAINER_TEST_MS, describeWithPodman, IMAGE, logsOf, podman, podmanOk, waitFor200 } from './support/podman';
+import { buildImage, BUILD_MS, CONTAINER_TEST_MS, describeWithPodman, IMAGE, logsOf, podman, podmanOk, ROOT, waitFor200 } from './support/podman';
 import { TEST_KEY } from './support/test-key';
 import { postPet, withTestKey } from './support/with-test-key';
 
@@ -10,8 +12,45 @@ import { postPet, withTestKey } from './support/with-test-key';
 /** Containers and volumes of this run, removed at the end whatever happened. */
 const NAME = `petstore-e2e-${process.pid}`;
 
-/** What builds or installs code, which the Containerfile's runtime stage leaves out. */
-const TOOLS_NOT_SHIPPED = ['npm', 'npx', 'gcc', 'cc', 'c++', 'make', 'python3'];
+/** What builds or installs code, which the Containerfile's runtime stage leaves out (apt: purged from its root). */
+const TOOLS_NOT_SHIPPED = ['npm', 'npx', 'gcc', 'cc', 'c++', 'make', 'python3', 'apt', 'apt-get'];
+
+/** A base image's name as the Containerfile's ARG line gives it (tools/containers/base-image-names.sh reads the same). */
+const baseImageName = (arg: 'NODE_IMAGE' | 'RUNTIME_IMAGE') =>
+  new RegExp(`^ARG ${arg}=(.+)$`, 'm').exec(readFileSync(join(ROOT, 'Containerfile'), 'utf8'))?.[1] ?? `no ARG ${arg}= in the Containerfile`;
+
+interface SbomComponent {
+  type: string;
+  name: string;
+  version: string;
+  purl?: string;
+  cpe?: string;
+  components?: SbomComponent[];
+}
+
+/** Runs a script with the image's node in /app (where the service's node_modules are) and returns what it printed. */
+const nodeInImage = (script: string) => podmanOk('run', '--rm', IMAGE, 'node', '-e', script);
+
+/** name@version of every package under /app/node_modules, as the running image holds them. */
+const INSTALLED_PACKAGES = `
+const { existsSync, readdirSync, readFileSync } = require('fs');
+const found = new Set();
+const walk = (folder) => {
+  if (!existsSync(folder)) return;
+  for (const entry of readdirSync(folder)) {
+    if (entry.startsWith('.')) continue;
+    const roots = entry.startsWith('@') ? readdirSync(folder + '/' + entry).map((name) => folder + '/' + entry + '/' + name) : [folder + '/' + entry];
+    for (const root of roots) {
+      if (!existsSync(root + '/package.json')) continue;
+      const { name, version } = JSON.parse(readFileSync(root + '/package.json', 'utf8'));
+      found.add(name + '@' + version);
+      walk(root + '/node_modules');
+    }
+  }
+};
+walk('node_modules');
+console.log(JSON.stringify([...found].sort()));
+`;
 
 /** Waits for the published port to answer /health/ready with 200; the container's log if it never does. */
 const waitReady = (origin: string, container: string) => waitFor200(`${origin}/health/ready`, () => logsOf(container));
@@ -64,13 +103,70 @@ describeWithPodman('the container image', () => {
     // fails prints no tool either, so the probe must exit 0 and print its marker after looking: then only the marker.
     const probe = podman('run', '--rm', IMAGE, 'sh', '-c', `${TOOLS_NOT_SHIPPED.map((tool) => `command -v ${tool};`).join(' ')} echo probed`);
     expect(probe).toEqual({ status: 0, stdout: 'probed', stderr: expect.any(String) });
+  }, CONTAINER_TEST_MS);
+
+  it('runs on Debian 13 and the pinned Node.js, its bases taken by digest and the runtime base named in its labels', () => {
+    const runtimeBase = baseImageName('RUNTIME_IMAGE');
+    expect(runtimeBase).toMatch(/debian:trixie-slim$/);
+    expect(baseImageName('NODE_IMAGE')).toMatch(new RegExp(`node:${readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim().split('.')[0]}-trixie-slim$`));
+    expect(podmanOk('run', '--rm', IMAGE, 'cat', '/etc/debian_version')).toMatch(/^13\./);
+    expect(podmanOk('run', '--rm', IMAGE, 'node', '--version')).toBe(`v${readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()}`);
+    // build-image.sh gave the bases by digest: the label names the very image podman holds under the Containerfile's name.
+    const [inspected] = JSON.parse(podmanOk('image', 'inspect', IMAGE)) as Array<{ Config: { Labels: Record<string, string> } }>;
+    expect(inspected.Config.Labels).toMatchObject({
+      'org.opencontainers.image.base.name': runtimeBase,
+      'org.opencontainers.image.base.digest': podmanOk('image', 'inspect', '--format', '{{.Digest}}', runtimeBase),
+    });
+    // A base given by a digest that is not the image's is refused, not replaced by whatever the name points at.
+    const wrongDigest = `${baseImageName('NODE_IMAGE')}@sha256:${'0'.repeat(64)}`;
+    const refused = podman('build', '--pull=never', '--build-arg', `NODE_IMAGE=${wrongDigest}`, '-f', 'Containerfile', '.');
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain(`sha256:${'0'.repeat(64)}`);
+  }, CONTAINER_TEST_MS);
+
+  it('carries an SBOM of everything it holds: the node binary, every npm and Debian package, and the SQLite compiled in', () => {
     const sbom = JSON.parse(podmanOk('run', '--rm', IMAGE, 'cat', '/usr/share/doc/petstore/sbom.cdx.json')) as {
       bomFormat: string;
-      components: Array<{ name: string }>;
+      components: SbomComponent[];
+      dependencies: Array<{ ref: string; dependsOn: string[] }>;
     };
     expect(sbom.bomFormat).toBe('CycloneDX');
-    expect(sbom.components.map(({ name }) => name)).toEqual(expect.arrayContaining(['fastify', 'sqlite3', 'typeorm', '@nestjs/core']));
-    expect(sbom.components.map(({ name }) => name)).not.toContain('better-sqlite3');
+    const ofPurl = (prefix: string) => sbom.components.filter(({ purl }) => purl?.startsWith(prefix));
+    // Every component names itself by a package URL but the operating system, which a CPE names.
+    expect(sbom.components.filter(({ purl, type }) => !purl && type !== 'operating-system')).toEqual([]);
+    expect(sbom.components.find(({ type }) => type === 'operating-system')).toMatchObject({ name: 'debian', cpe: 'cpe:2.3:o:debian:debian_linux:13:*:*:*:*:*:*:*' });
+
+    // The node binary, and the libraries compiled into it as its own components.
+    const versions = JSON.parse(nodeInImage('console.log(JSON.stringify(process.versions))')) as Record<string, string>;
+    const [node] = ofPurl('pkg:generic/node@');
+    expect(node).toMatchObject({ name: 'node', version: versions.node, purl: `pkg:generic/node@${versions.node}`, cpe: `cpe:2.3:a:nodejs:node.js:${versions.node}:*:*:*:*:*:*:*` });
+    expect(node.components?.find(({ name }) => name === 'openssl')).toMatchObject({ version: versions.openssl.replace(/\+.*/, '') });
+
+    // SQLite as the addon runs it, asked through the addon itself.
+    const sqliteVersion = nodeInImage(
+      "const s = require('sqlite3'); new s.Database(':memory:').get('select sqlite_version() as v', (error, row) => { if (error) throw error; console.log(row.v); });",
+    );
+    expect(ofPurl('pkg:generic/sqlite@')).toEqual([expect.objectContaining({ name: 'sqlite', version: sqliteVersion, cpe: `cpe:2.3:a:sqlite:sqlite:${sqliteVersion}:*:*:*:*:*:*:*` })]);
+    const sqlite3 = ofPurl('pkg:npm/sqlite3@')[0]?.purl ?? 'sqlite3 missing';
+    expect(sbom.dependencies.find(({ ref }) => ref.includes('sqlite3@'))?.dependsOn).toContain(`pkg:generic/sqlite@${sqliteVersion}`);
+    expect(sqlite3).toMatch(/^pkg:npm\/sqlite3@/);
+
+    // Every npm package installed in /app, and nothing that the build removed (better-sqlite3 is a dev dependency).
+    const npmListed = ofPurl('pkg:npm/').map(({ name, version }) => `${name}@${version}`).sort();
+    expect(npmListed).toEqual(JSON.parse(nodeInImage(INSTALLED_PACKAGES)));
+    expect(npmListed).toEqual(expect.arrayContaining([expect.stringMatching(/^fastify@/), expect.stringMatching(/^typeorm@/), expect.stringMatching(/^@nestjs\/core@/)]));
+    expect(npmListed.filter((name) => name.startsWith('better-sqlite3@') || name.startsWith('node-gyp@'))).toEqual([]);
+
+    // Every Debian package installed in the runtime, as dpkg in the image lists them, with Debian 13's purls.
+    const dpkgListed = podmanOk('run', '--rm', IMAGE, 'dpkg-query', '-W', '-f', '${db:Status-Status} ${Package}@${Version}\\n')
+      .split('\n')
+      .filter((line) => line.startsWith('installed '))
+      .map((line) => line.slice('installed '.length))
+      .sort();
+    const debianListed = ofPurl('pkg:deb/debian/');
+    expect(debianListed.map(({ name, version }) => `${name}@${version}`).sort()).toEqual(dpkgListed);
+    expect(dpkgListed).toEqual(expect.arrayContaining([expect.stringMatching(/^libc6@/), expect.stringMatching(/^libatomic1@/), expect.stringMatching(/^libstdc\+\+6@/)]));
+    for (const { purl } of debianListed) expect(purl).toMatch(/^pkg:deb\/debian\/[^@?]+@[^?]+\?arch=(amd64|arm64|all)&distro=debian-13(&upstream=[^&]+)?$/);
   }, CONTAINER_TEST_MS);
 
   it('keeps its pets on the volume, serves the storefront, stops on SIGTERM with code 0 within 10 s, and runs with a read-only root', async () => {

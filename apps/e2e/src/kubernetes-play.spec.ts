@@ -28,8 +28,8 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     buildImage();
     makeServiceImages();
     podmanOk('network', 'create', NETWORK);
-    podmanOk('run', '-d', '--name', POSTGRES, '--network', NETWORK, '-e', 'POSTGRES_USER=petstore', '-e', `POSTGRES_PASSWORD=${PASSWORD}`, '-e', 'POSTGRES_DB=petstore', 'docker.io/library/postgres:15-bookworm');
-    podmanOk('run', '-d', '--name', REDIS, '--network', NETWORK, 'docker.io/library/redis:7-bookworm');
+    podmanOk('run', '-d', '--name', POSTGRES, '--network', NETWORK, '-e', 'POSTGRES_USER=petstore', '-e', `POSTGRES_PASSWORD=${PASSWORD}`, '-e', 'POSTGRES_DB=petstore', 'docker.io/library/postgres:17-trixie');
+    podmanOk('run', '-d', '--name', REDIS, '--network', NETWORK, 'docker.io/library/redis:8-trixie');
     databaseUrl = `postgres://petstore:${PASSWORD}@${containerAddress(POSTGRES, NETWORK)}:5432/petstore`;
     await waitForPostgres(databaseUrl);
     haproxyPort = await freePort();
