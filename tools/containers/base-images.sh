@@ -5,7 +5,7 @@
 # the unchanged Containerfile builds with --pull=never. A stand-in is a Debian trixie root from Debian's mirror
 # (debootstrap), slimmed as the official slim image is; the Node.js one adds the official Node.js build of .nvmrc's
 # version (from the npm registry, tools/install-node.sh), npm, the `node` user (uid 1000) and docker-entrypoint.sh,
-# laid out as in the official image. Nothing is made again if the images exist (podman rmi them to remake).
+# laid out as in the official image. Nothing is made again while the images exist and are current (below).
 set -euo pipefail
 root_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tools/containers/podman-env.sh
@@ -28,7 +28,19 @@ case "$DEBIAN_IMAGE $NODE_IMAGE" in
   *) echo "base-images.sh: the stand-ins are Debian $DEBIAN_SUITE; the Containerfile names $DEBIAN_IMAGE and $NODE_IMAGE" >&2; exit 1 ;;
 esac
 
-have() { podman image exists "$1"; }
+# A stand-in is labelled with what made it (this script's content, and the Node.js it carries): one made by an older
+# recipe, or for another .nvmrc, is made again. An image pulled from a registry has no such label and is kept.
+STAND_IN_LABEL=io.petstore.stand-in
+recipe=$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-16)
+have() {
+  podman image exists "$1" || return 1
+  local made_by
+  made_by=$(podman image inspect --format "{{index .Config.Labels \"$STAND_IN_LABEL\"}}" "$1")
+  case "$made_by" in
+    "" | "<no value>" | "$2") return 0 ;;
+    *) echo "$1 is a stand-in made by another recipe ($made_by, now $2): making it again" >&2; podman rmi -f "$1" >/dev/null; return 1 ;;
+  esac
+}
 pulled() { timeout 120 podman pull -q "$1" >/dev/null 2>&1; }
 
 work=$(mktemp -d)
@@ -55,19 +67,19 @@ EOF
   find "$rootfs/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
 }
 
-if ! have "$DEBIAN_IMAGE" && ! pulled "$DEBIAN_IMAGE"; then
+if ! have "$DEBIAN_IMAGE" "$recipe" && ! pulled "$DEBIAN_IMAGE"; then
   debian_root
-  tar -C "$work/debian" -c . | podman import -q --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null
+  tar -C "$work/debian" -c . | podman import -q --change "LABEL $STAND_IN_LABEL=$recipe" --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null
   echo "made $DEBIAN_IMAGE" >&2
 fi
 
-if ! have "$NODE_IMAGE" && ! pulled "$NODE_IMAGE"; then
+if ! have "$NODE_IMAGE" "$recipe-node-$NODE_VERSION" && ! pulled "$NODE_IMAGE"; then
   debian_root
   node_home=$("$root_dir/tools/install-node.sh" "$NODE_VERSION")
   rootfs=$work/debian
   # Node.js 26's binary links libatomic.so.1, which the official image installs beside it (libatomic1).
-  chroot "$rootfs" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libatomic1 >/dev/null' ||
-    { echo "could not install libatomic1 in the Node.js stand-in" >&2; exit 1; }
+  chroot "$rootfs" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libatomic1' \
+    >"$work/libatomic1.log" 2>&1 || { cat "$work/libatomic1.log" >&2; echo "could not install libatomic1 in the Node.js stand-in" >&2; exit 1; }
   rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/log/*.log "$rootfs"/var/log/apt/*
   mkdir -p "$rootfs/usr/local/bin" "$rootfs/usr/local/include" "$rootfs/usr/local/lib/node_modules" "$rootfs/home/node"
   cp "$node_home/bin/node" "$rootfs/usr/local/bin/node"
@@ -93,6 +105,7 @@ EOF
   chmod 755 "$rootfs/usr/local/bin/docker-entrypoint.sh"
   tar -C "$rootfs" -c . | podman import -q \
     --change "ENV NODE_VERSION=$NODE_VERSION" \
+    --change "LABEL $STAND_IN_LABEL=$recipe-node-$NODE_VERSION" \
     --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
     --change 'CMD ["node"]' - "$NODE_IMAGE" >/dev/null
   echo "made $NODE_IMAGE (Node.js $NODE_VERSION)" >&2

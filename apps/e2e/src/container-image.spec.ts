@@ -20,6 +20,7 @@ const baseImageName = (arg: 'NODE_IMAGE' | 'RUNTIME_IMAGE') =>
   new RegExp(`^ARG ${arg}=(.+)$`, 'm').exec(readFileSync(join(ROOT, 'Containerfile'), 'utf8'))?.[1] ?? `no ARG ${arg}= in the Containerfile`;
 
 interface SbomComponent {
+  'bom-ref': string;
   type: string;
   name: string;
   version: string;
@@ -105,12 +106,16 @@ describeWithPodman('the container image', () => {
     expect(probe).toEqual({ status: 0, stdout: 'probed', stderr: expect.any(String) });
   }, CONTAINER_TEST_MS);
 
-  it('runs on Debian 13 and the pinned Node.js, its bases taken by digest and the runtime base named in its labels', () => {
+  it("runs on Debian 13 and .nvmrc's Node.js line, its bases taken by digest and the runtime base named in its labels", () => {
     const runtimeBase = baseImageName('RUNTIME_IMAGE');
+    const nodeMajor = readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim().split('.')[0];
     expect(runtimeBase).toMatch(/debian:trixie-slim$/);
-    expect(baseImageName('NODE_IMAGE')).toMatch(new RegExp(`node:${readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim().split('.')[0]}-trixie-slim$`));
+    expect(baseImageName('NODE_IMAGE')).toMatch(new RegExp(`node:${nodeMajor}-trixie-slim$`));
     expect(podmanOk('run', '--rm', IMAGE, 'cat', '/etc/debian_version')).toMatch(/^13\./);
-    expect(podmanOk('run', '--rm', IMAGE, 'node', '--version')).toBe(`v${readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()}`);
+    // The Node.js of the build's base, which the tag's maintainers patch (the stand-in carries .nvmrc's own).
+    const nodeVersion = podmanOk('run', '--rm', IMAGE, 'node', '--version');
+    expect(nodeVersion).toMatch(new RegExp(`^v${nodeMajor}\\.`));
+    expect(nodeVersion).toBe(podmanOk('run', '--rm', '--entrypoint', 'node', baseImageName('NODE_IMAGE'), '--version'));
     // build-image.sh gave the bases by digest: the label names the very image podman holds under the Containerfile's name.
     const [inspected] = JSON.parse(podmanOk('image', 'inspect', IMAGE)) as Array<{ Config: { Labels: Record<string, string> } }>;
     expect(inspected.Config.Labels).toMatchObject({
@@ -147,9 +152,9 @@ describeWithPodman('the container image', () => {
       "const s = require('sqlite3'); new s.Database(':memory:').get('select sqlite_version() as v', (error, row) => { if (error) throw error; console.log(row.v); });",
     );
     expect(ofPurl('pkg:generic/sqlite@')).toEqual([expect.objectContaining({ name: 'sqlite', version: sqliteVersion, cpe: `cpe:2.3:a:sqlite:sqlite:${sqliteVersion}:*:*:*:*:*:*:*` })]);
-    const sqlite3 = ofPurl('pkg:npm/sqlite3@')[0]?.purl ?? 'sqlite3 missing';
-    expect(sbom.dependencies.find(({ ref }) => ref.includes('sqlite3@'))?.dependsOn).toContain(`pkg:generic/sqlite@${sqliteVersion}`);
-    expect(sqlite3).toMatch(/^pkg:npm\/sqlite3@/);
+    // ... as a dependency of the addon that compiles it in.
+    const [sqlite3] = ofPurl('pkg:npm/sqlite3@');
+    expect(sbom.dependencies.find(({ ref }) => ref === sqlite3?.['bom-ref'])?.dependsOn).toContain(`pkg:generic/sqlite@${sqliteVersion}`);
 
     // Every npm package installed in /app, and nothing that the build removed (better-sqlite3 is a dev dependency).
     const npmListed = ofPurl('pkg:npm/').map(({ name, version }) => `${name}@${version}`).sort();
