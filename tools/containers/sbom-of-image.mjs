@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /** name@version of every package under `folder` (a node_modules), nested ones included. */
-function installed(folder, found = new Set()) {
+export function installed(folder, found = new Set()) {
   if (!existsSync(folder)) return found;
   for (const entry of readdirSync(folder)) {
     if (entry.startsWith('.')) continue;
@@ -30,48 +30,43 @@ function installed(folder, found = new Set()) {
 
 /** A purl segment: percent-encoded, with ':' left as the purl specification allows (Debian epochs, `1:2.41-5`). */
 const purlPart = (text) => encodeURIComponent(text).replace(/%3A/g, ':');
-const cpe = (vendor, product, version) => `cpe:2.3:a:${vendor}:${product}:${version}:*:*:*:*:*:*:*`;
 
-/** Libraries compiled into the Node.js binary that the NVD tracks on their own (process.versions key → CPE). */
+/** A component known by a generic package URL and by the CPE under which the NVD lists its vulnerabilities. */
+const generic = (name, version, [vendor, product], fields = {}) => ({
+  type: 'library',
+  'bom-ref': `pkg:generic/${name}@${version}`,
+  name,
+  version,
+  purl: `pkg:generic/${name}@${version}`,
+  cpe: `cpe:2.3:a:${vendor}:${product}:${version}:*:*:*:*:*:*:*`,
+  ...fields,
+});
+
+/** Libraries compiled into the Node.js binary that the NVD tracks on their own: process.versions key, name, CPE. */
 const NODE_BUNDLED = [
-  ['openssl', 'openssl', 'openssl'],
-  ['zlib', 'zlib', 'zlib'],
-  ['uv', 'libuv', 'libuv'],
-  ['ares', 'c-ares', 'c-ares'],
-  ['nghttp2', 'nghttp2', 'nghttp2'],
-  ['sqlite', 'sqlite', 'sqlite'],
+  ['openssl', 'openssl', ['openssl', 'openssl']],
+  ['zlib', 'zlib', ['zlib', 'zlib']],
+  ['uv', 'libuv', ['libuv', 'libuv']],
+  ['ares', 'c-ares', ['c-ares', 'c-ares']],
+  ['nghttp2', 'nghttp2', ['nghttp2', 'nghttp2']],
+  ['sqlite', 'sqlite', ['sqlite', 'sqlite']],
 ];
 
-function nodeComponent() {
-  const version = process.versions.node;
-  return {
+const nodeComponent = () =>
+  generic('node', process.versions.node, ['nodejs', 'node.js'], {
     type: 'application',
-    'bom-ref': `pkg:generic/node@${version}`,
-    name: 'node',
-    version,
     description: 'The Node.js runtime (official build), /usr/local/bin/node',
-    purl: `pkg:generic/node@${version}`,
-    cpe: cpe('nodejs', 'node.js', version),
-    components: NODE_BUNDLED.filter(([key]) => process.versions[key]).map(([key, vendor, product]) => {
+    components: NODE_BUNDLED.filter(([key]) => process.versions[key]).map(([key, name, cpeName]) => {
       // e.g. zlib's "1.3.2.1-motley-456ae73": the release is its leading numbers.
-      const bundled = /^[\d.]+\d/.exec(process.versions[key])?.[0] ?? process.versions[key];
-      return { type: 'library', 'bom-ref': `pkg:generic/${product}@${bundled}?bundled-in=node`, name: product, version: bundled, purl: `pkg:generic/${product}@${bundled}`, cpe: cpe(vendor, product, bundled) };
+      const version = /^[\d.]+\d/.exec(process.versions[key])?.[0] ?? process.versions[key];
+      return generic(name, version, cpeName, { 'bom-ref': `pkg:generic/${name}@${version}?bundled-in=node` });
     }),
-  };
-}
+  });
 
-function sqliteComponent() {
-  const version = createRequire(join(process.cwd(), 'package.json'))('sqlite3').VERSION;
-  return {
-    type: 'library',
-    'bom-ref': `pkg:generic/sqlite@${version}`,
-    name: 'sqlite',
-    version,
+const sqliteComponent = () =>
+  generic('sqlite', createRequire(join(process.cwd(), 'package.json'))('sqlite3').VERSION, ['sqlite', 'sqlite'], {
     description: 'SQLite, compiled into the sqlite3 addon (node_modules/sqlite3/build/Release/node_sqlite3.node)',
-    purl: `pkg:generic/sqlite@${version}`,
-    cpe: cpe('sqlite', 'sqlite', version),
-  };
-}
+  });
 
 /** The installed packages of a dpkg status file, as dpkg-query lists them. */
 export function debianPackages(status) {

@@ -29,28 +29,26 @@ interface SbomComponent {
   components?: SbomComponent[];
 }
 
-/** Runs a script with the image's node in /app (where the service's node_modules are) and returns what it printed. */
-const nodeInImage = (script: string) => podmanOk('run', '--rm', IMAGE, 'node', '-e', script);
-
-/** name@version of every package under /app/node_modules, as the running image holds them. */
-const INSTALLED_PACKAGES = `
-const { existsSync, readdirSync, readFileSync } = require('fs');
-const found = new Set();
-const walk = (folder) => {
-  if (!existsSync(folder)) return;
-  for (const entry of readdirSync(folder)) {
-    if (entry.startsWith('.')) continue;
-    const roots = entry.startsWith('@') ? readdirSync(folder + '/' + entry).map((name) => folder + '/' + entry + '/' + name) : [folder + '/' + entry];
-    for (const root of roots) {
-      if (!existsSync(root + '/package.json')) continue;
-      const { name, version } = JSON.parse(readFileSync(root + '/package.json', 'utf8'));
-      found.add(name + '@' + version);
-      walk(root + '/node_modules');
-    }
-  }
-};
-walk('node_modules');
-console.log(JSON.stringify([...found].sort()));
+/**
+ * What the image holds, asked inside it in one run: its SBOM, node's versions, SQLite's version through the sqlite3
+ * addon, the packages under /app/node_modules (walked by sbom-of-image.mjs, mounted for the run) and dpkg's list.
+ */
+const INVENTORY = `
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { installed } from '/run/sbom-of-image.mjs';
+const sqlite3 = createRequire('/app/main.js')('sqlite3');
+const sqlite = await new Promise((resolve, reject) =>
+  new sqlite3.Database(':memory:').get('select sqlite_version() as v', (error, row) => (error ? reject(error) : resolve(row.v))));
+const dpkg = execFileSync('dpkg-query', ['-W', '-f', '\${db:Status-Status} \${Package}@\${Version}\\n'], { encoding: 'utf8' });
+console.log(JSON.stringify({
+  sbom: JSON.parse(readFileSync('/usr/share/doc/petstore/sbom.cdx.json', 'utf8')),
+  versions: process.versions,
+  sqlite,
+  npm: [...installed('node_modules')].sort(),
+  debian: dpkg.split('\\n').filter((line) => line.startsWith('installed ')).map((line) => line.slice('installed '.length)).sort(),
+}));
 `;
 
 /** Waits for the published port to answer /health/ready with 200; the container's log if it never does. */
@@ -130,10 +128,14 @@ describeWithPodman('the container image', () => {
   }, CONTAINER_TEST_MS);
 
   it('carries an SBOM of everything it holds: the node binary, every npm and Debian package, and the SQLite compiled in', () => {
-    const sbom = JSON.parse(podmanOk('run', '--rm', IMAGE, 'cat', '/usr/share/doc/petstore/sbom.cdx.json')) as {
-      bomFormat: string;
-      components: SbomComponent[];
-      dependencies: Array<{ ref: string; dependsOn: string[] }>;
+    const { sbom, versions, sqlite: sqliteVersion, npm: npmInstalled, debian: dpkgListed } = JSON.parse(
+      podmanOk('run', '--rm', '-v', `${join(ROOT, 'tools/containers/sbom-of-image.mjs')}:/run/sbom-of-image.mjs:ro`, IMAGE, 'node', '--input-type=module', '-e', INVENTORY),
+    ) as {
+      sbom: { bomFormat: string; components: SbomComponent[]; dependencies: Array<{ ref: string; dependsOn: string[] }> };
+      versions: Record<string, string>;
+      sqlite: string;
+      npm: string[];
+      debian: string[];
     };
     expect(sbom.bomFormat).toBe('CycloneDX');
     const ofPurl = (prefix: string) => sbom.components.filter(({ purl }) => purl?.startsWith(prefix));
@@ -142,15 +144,11 @@ describeWithPodman('the container image', () => {
     expect(sbom.components.find(({ type }) => type === 'operating-system')).toMatchObject({ name: 'debian', cpe: 'cpe:2.3:o:debian:debian_linux:13:*:*:*:*:*:*:*' });
 
     // The node binary, and the libraries compiled into it as its own components.
-    const versions = JSON.parse(nodeInImage('console.log(JSON.stringify(process.versions))')) as Record<string, string>;
     const [node] = ofPurl('pkg:generic/node@');
     expect(node).toMatchObject({ name: 'node', version: versions.node, purl: `pkg:generic/node@${versions.node}`, cpe: `cpe:2.3:a:nodejs:node.js:${versions.node}:*:*:*:*:*:*:*` });
     expect(node.components?.find(({ name }) => name === 'openssl')).toMatchObject({ version: versions.openssl.replace(/\+.*/, '') });
 
     // SQLite as the addon runs it, asked through the addon itself.
-    const sqliteVersion = nodeInImage(
-      "const s = require('sqlite3'); new s.Database(':memory:').get('select sqlite_version() as v', (error, row) => { if (error) throw error; console.log(row.v); });",
-    );
     expect(ofPurl('pkg:generic/sqlite@')).toEqual([expect.objectContaining({ name: 'sqlite', version: sqliteVersion, cpe: `cpe:2.3:a:sqlite:sqlite:${sqliteVersion}:*:*:*:*:*:*:*` })]);
     // ... as a dependency of the addon that compiles it in.
     const [sqlite3] = ofPurl('pkg:npm/sqlite3@');
@@ -158,16 +156,11 @@ describeWithPodman('the container image', () => {
 
     // Every npm package installed in /app, and nothing that the build removed (better-sqlite3 is a dev dependency).
     const npmListed = ofPurl('pkg:npm/').map(({ name, version }) => `${name}@${version}`).sort();
-    expect(npmListed).toEqual(JSON.parse(nodeInImage(INSTALLED_PACKAGES)));
+    expect(npmListed).toEqual(npmInstalled);
     expect(npmListed).toEqual(expect.arrayContaining([expect.stringMatching(/^fastify@/), expect.stringMatching(/^typeorm@/), expect.stringMatching(/^@nestjs\/core@/)]));
     expect(npmListed.filter((name) => name.startsWith('better-sqlite3@') || name.startsWith('node-gyp@'))).toEqual([]);
 
     // Every Debian package installed in the runtime, as dpkg in the image lists them, with Debian 13's purls.
-    const dpkgListed = podmanOk('run', '--rm', IMAGE, 'dpkg-query', '-W', '-f', '${db:Status-Status} ${Package}@${Version}\\n')
-      .split('\n')
-      .filter((line) => line.startsWith('installed '))
-      .map((line) => line.slice('installed '.length))
-      .sort();
     const debianListed = ofPurl('pkg:deb/debian/');
     expect(debianListed.map(({ name, version }) => `${name}@${version}`).sort()).toEqual(dpkgListed);
     expect(dpkgListed).toEqual(expect.arrayContaining([expect.stringMatching(/^libc6@/), expect.stringMatching(/^libatomic1@/), expect.stringMatching(/^libstdc\+\+6@/)]));
