@@ -28,19 +28,8 @@ case "$DEBIAN_IMAGE $NODE_IMAGE" in
   *) echo "base-images.sh: the stand-ins are Debian $DEBIAN_SUITE; the Containerfile names $DEBIAN_IMAGE and $NODE_IMAGE" >&2; exit 1 ;;
 esac
 
-# A stand-in is labelled with what made it (this script's content, and the Node.js it carries): one made by an older
-# recipe, or for another .nvmrc, is made again. An image pulled from a registry has no such label and is kept.
-STAND_IN_LABEL=io.petstore.stand-in
+# A stand-in's recipe: this script's content, and for the Node.js one the version it carries (current_image).
 recipe=$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-16)
-have() {
-  podman image exists "$1" || return 1
-  local made_by
-  made_by=$(podman image inspect --format "{{index .Config.Labels \"$STAND_IN_LABEL\"}}" "$1")
-  case "$made_by" in
-    "" | "<no value>" | "$2") return 0 ;;
-    *) echo "$1 is a stand-in made by another recipe ($made_by, now $2): making it again" >&2; podman rmi -f "$1" >/dev/null; return 1 ;;
-  esac
-}
 pulled() { timeout 120 podman pull -q "$1" >/dev/null 2>&1; }
 
 work=$(mktemp -d)
@@ -67,13 +56,13 @@ EOF
   find "$rootfs/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
 }
 
-if ! have "$DEBIAN_IMAGE" "$recipe" && ! pulled "$DEBIAN_IMAGE"; then
+if ! current_image "$DEBIAN_IMAGE" "$recipe" && ! pulled "$DEBIAN_IMAGE"; then
   debian_root
   tar -C "$work/debian" -c . | podman import -q --change "LABEL $STAND_IN_LABEL=$recipe" --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null
   echo "made $DEBIAN_IMAGE" >&2
 fi
 
-if ! have "$NODE_IMAGE" "$recipe-node-$NODE_VERSION" && ! pulled "$NODE_IMAGE"; then
+if ! current_image "$NODE_IMAGE" "$recipe-node-$NODE_VERSION" && ! pulled "$NODE_IMAGE"; then
   debian_root
   node_home=$("$root_dir/tools/install-node.sh" "$NODE_VERSION")
   rootfs=$work/debian

@@ -3,6 +3,23 @@
 containers_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export CONTAINERS_CONF=${CONTAINERS_CONF:-$containers_dir/containers.conf}
 
+# Stand-ins made here carry this label with their recipe (what made them: a hash of their sources, and what they hold).
+STAND_IN_LABEL=io.petstore.stand-in
+
+# Whether IMAGE is present and current: pulled from a registry (no stand-in label), or a stand-in made by RECIPE. A
+# stand-in made by another recipe (an older script, another .nvmrc) is removed, so that the caller makes it again.
+current_image() {
+  local image=$1 recipe=$2 made_by
+  podman image exists "$image" || return 1
+  made_by=$(podman image inspect --format "{{index .Config.Labels \"$STAND_IN_LABEL\"}}" "$image")
+  case "$made_by" in
+    "" | "<no value>" | "$recipe") return 0 ;;
+  esac
+  echo "$image is a stand-in made by another recipe ($made_by, now $recipe): making it again" >&2
+  podman rmi -f "$image" >/dev/null
+  return 1
+}
+
 ensure_podman() {
   local missing=()
   # netavark, podman's network, sets up container networks with iptables.

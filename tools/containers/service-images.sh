@@ -14,23 +14,15 @@ declare -A images=(
   [redis]=docker.io/library/redis:8-trixie
   [haproxy]=docker.io/library/haproxy:3.0-trixie
 )
-# A stand-in is labelled with its recipe (its files in stand-ins/): one made from an older recipe is made again; an
-# image pulled from a registry has no such label and is kept.
+# A stand-in's recipe: its files in stand-ins/ (current_image).
 for name in postgres redis haproxy; do
   image=${images[$name]}
   recipe_files=("$containers_dir/stand-ins/$name".*)
   [ -e "$containers_dir/stand-ins/$name-entrypoint.sh" ] && recipe_files+=("$containers_dir/stand-ins/$name-entrypoint.sh")
   recipe=$(cat "${recipe_files[@]}" | sha256sum | cut -c1-16)
-  if podman image exists "$image"; then
-    made_by=$(podman image inspect --format '{{index .Config.Labels "io.petstore.stand-in"}}' "$image")
-    case "$made_by" in
-      "" | "<no value>" | "$recipe") continue ;;
-      *) echo "$image is a stand-in made from another recipe: making it again" >&2 ;;
-    esac
-  elif timeout 120 podman pull -q "$image" >/dev/null 2>&1; then
-    continue
-  fi
+  current_image "$image" "$recipe" && continue
+  timeout 120 podman pull -q "$image" >/dev/null 2>&1 && continue
   echo "making $image from Debian's packages" >&2
-  podman build -q --pull=never --label "io.petstore.stand-in=$recipe" -t "$image" -f "$containers_dir/stand-ins/$name.Containerfile" \
+  podman build -q --pull=never --label "$STAND_IN_LABEL=$recipe" -t "$image" -f "$containers_dir/stand-ins/$name.Containerfile" \
     "$containers_dir/stand-ins" >/dev/null
 done

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@petstore/testing';
 import { buildImage, BUILD_MS, CONTAINER_TEST_MS, describeWithPodman, IMAGE, logsOf, podman, podmanOk, ROOT, waitFor200 } from './support/podman';
+import type { Sbom } from './support/sbom';
 import { TEST_KEY } from './support/test-key';
 import { postPet, withTestKey } from './support/with-test-key';
 
@@ -15,19 +16,9 @@ const NAME = `petstore-e2e-${process.pid}`;
 /** What builds or installs code, which the Containerfile's runtime stage leaves out (apt: purged from its root). */
 const TOOLS_NOT_SHIPPED = ['npm', 'npx', 'gcc', 'cc', 'c++', 'make', 'python3', 'apt', 'apt-get'];
 
+const CONTAINERFILE = readFileSync(join(ROOT, 'Containerfile'), 'utf8');
 /** A base image's name as the Containerfile's ARG line gives it (tools/containers/base-image-names.sh reads the same). */
-const baseImageName = (arg: 'NODE_IMAGE' | 'RUNTIME_IMAGE') =>
-  new RegExp(`^ARG ${arg}=(.+)$`, 'm').exec(readFileSync(join(ROOT, 'Containerfile'), 'utf8'))?.[1] ?? `no ARG ${arg}= in the Containerfile`;
-
-interface SbomComponent {
-  'bom-ref': string;
-  type: string;
-  name: string;
-  version: string;
-  purl?: string;
-  cpe?: string;
-  components?: SbomComponent[];
-}
+const baseImageName = (arg: 'NODE_IMAGE' | 'RUNTIME_IMAGE') => new RegExp(`^ARG ${arg}=(.+)$`, 'm').exec(CONTAINERFILE)?.[1] ?? `no ARG ${arg}= in the Containerfile`;
 
 /**
  * What the image holds, asked inside it in one run: its SBOM, node's versions, SQLite's version through the sqlite3
@@ -131,7 +122,7 @@ describeWithPodman('the container image', () => {
     const { sbom, versions, sqlite: sqliteVersion, npm: npmInstalled, debian: dpkgListed } = JSON.parse(
       podmanOk('run', '--rm', '-v', `${join(ROOT, 'tools/containers/sbom-of-image.mjs')}:/run/sbom-of-image.mjs:ro`, IMAGE, 'node', '--input-type=module', '-e', INVENTORY),
     ) as {
-      sbom: { bomFormat: string; components: SbomComponent[]; dependencies: Array<{ ref: string; dependsOn: string[] }> };
+      sbom: Sbom;
       versions: Record<string, string>;
       sqlite: string;
       npm: string[];

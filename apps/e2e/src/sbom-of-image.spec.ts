@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './support/podman';
+import type { Sbom } from './support/sbom';
 
 // tools/containers/sbom-of-image.mjs, which the Containerfile runs to complete npm's SBOM into one of the whole image,
 // run here on a runtime root made of fixtures (container-image.spec compares the built image's SBOM with the image).
@@ -32,26 +33,18 @@ Architecture: amd64
 Version: 3.0.3
 `;
 
-interface Component {
-  type: string;
-  name: string;
-  version: string;
-  purl?: string;
-  cpe?: string;
-  'bom-ref': string;
-}
-
 describe('the SBOM of the image (tools/containers/sbom-of-image.mjs)', () => {
   const work = mkdtempSync(join(tmpdir(), 'petstore-sbom-'));
   const sqlite3 = JSON.parse(readFileSync(join(ROOT, 'node_modules/sqlite3/package.json'), 'utf8')) as { version: string };
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  function sbomOf(status: string) {
+  /** The script run once on the fixtures: what both tests read. */
+  function sbomOfFixtures(): Sbom {
     const root = join(work, 'root');
     mkdirSync(join(root, 'var/lib/dpkg'), { recursive: true });
     mkdirSync(join(root, 'usr/lib'), { recursive: true });
     mkdirSync(join(root, 'etc'), { recursive: true });
-    writeFileSync(join(root, 'var/lib/dpkg/status'), status);
+    writeFileSync(join(root, 'var/lib/dpkg/status'), STATUS);
     writeFileSync(join(root, 'usr/lib/os-release'), 'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nID=debian\nVERSION_ID="13"\n');
     writeFileSync(join(root, 'etc/debian_version'), '13.2\n');
     const file = join(work, 'sbom.json');
@@ -74,11 +67,15 @@ describe('the SBOM of the image (tools/containers/sbom-of-image.mjs)', () => {
     );
     // Run where node_modules is, as in the image's build: the workspace's sqlite3 stands for the image's.
     execFileSync(process.execPath, [join(ROOT, 'tools/containers/sbom-of-image.mjs'), file, root], { cwd: ROOT, stdio: 'pipe' });
-    return JSON.parse(readFileSync(file, 'utf8')) as { components: Component[]; dependencies: Array<{ ref: string; dependsOn: string[] }> };
+    return JSON.parse(readFileSync(file, 'utf8')) as Sbom;
   }
+  let sbom: Sbom;
+  beforeAll(() => {
+    sbom = sbomOfFixtures();
+  });
 
   it("lists each installed Debian package with Debian 13's package URL, its epoch and its source kept", () => {
-    const debian = sbomOf(STATUS).components.filter(({ purl }) => purl?.startsWith('pkg:deb/'));
+    const debian = sbom.components.filter(({ purl }) => purl?.startsWith('pkg:deb/'));
     expect(debian.map(({ name, version, purl }) => ({ name, version, purl }))).toEqual([
       { name: 'libc6', version: '2.41-12+deb13u5', purl: 'pkg:deb/debian/libc6@2.41-12%2Bdeb13u5?arch=amd64&distro=debian-13&upstream=glibc' },
       { name: 'bsdutils', version: '1:2.41-5', purl: 'pkg:deb/debian/bsdutils@1:2.41-5?arch=amd64&distro=debian-13&upstream=util-linux%402.41-5' },
@@ -87,7 +84,7 @@ describe('the SBOM of the image (tools/containers/sbom-of-image.mjs)', () => {
   });
 
   it('adds the node binary that ran it, the SQLite compiled into sqlite3, and the operating system; drops what the build removed', () => {
-    const { components, dependencies } = sbomOf(STATUS);
+    const { components, dependencies } = sbom;
     const sqliteVersion = (require(join(ROOT, 'node_modules/sqlite3')) as { VERSION: string }).VERSION;
     expect(components.find(({ name }) => name === 'node')).toMatchObject({ version: process.versions.node, purl: `pkg:generic/node@${process.versions.node}` });
     expect(components.find(({ name }) => name === 'sqlite')).toMatchObject({ version: sqliteVersion, cpe: `cpe:2.3:a:sqlite:sqlite:${sqliteVersion}:*:*:*:*:*:*:*` });

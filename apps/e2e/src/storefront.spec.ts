@@ -8,7 +8,7 @@ import { type Pet, PetstoreClient } from '@petstore/client';
 import { type NodeProcess, startService, stopNode } from '@petstore/testing';
 import { chromiumRuns, launchChromium } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
-import { withTestKey } from './support/with-test-key';
+import { postPet, withTestKey } from './support/with-test-key';
 
 // The storefront as a person meets it: the built app served by the built service at /storefront/ (SQLite), driven in
 // Debian's Chromium by what a person sees (labels, roles, accessible names), never by CSS selectors.
@@ -41,11 +41,7 @@ interface AxeViolation {
   const database = () => `sqlite:${join(dir, 'petstore.sqlite')}`;
   const seed = async (count: number, status = 'available', prefix = 'Seeded') => {
     for (let index = 1; index <= count; index += 1) {
-      const response = await withTestKey(`${service.origin}/v1/pets`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `${prefix} ${index}`, categoryId: 1, status }),
-      });
+      const response = await postPet(service.origin, { name: `${prefix} ${index}`, categoryId: 1, status });
       expect(response.status).toBe(201);
     }
   };
