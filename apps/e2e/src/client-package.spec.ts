@@ -1,12 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { type NodeProcess, NPM_ENV, spawnService, stopNode, waitUntilLive } from '@petstore/testing';
 import {
   CJS_PROGRAM,
   ESM_PROGRAM,
   expectDriven,
-  NPM_ENV,
   run,
   runProgram,
   typeCheckConsumer,
@@ -46,10 +45,7 @@ describe('the packed @petstore/client in a folder outside the workspace', () => 
   });
 
   afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
+    if (service) await stopNode(service);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

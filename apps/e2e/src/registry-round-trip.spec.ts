@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type NodeProcess, SERVICE_MAIN, spawnService, waitUntilLive } from '@petstore/testing';
-import { CJS_PROGRAM, compileAndRunStrict, ESM_PROGRAM, expectDriven, NPM_ENV, run, runProgram } from './support/consumer-project';
+import { type NodeProcess, NPM_ENV, spawnService, stopNode, waitUntilLive } from '@petstore/testing';
+import { CJS_PROGRAM, compileAndRunStrict, ESM_PROGRAM, expectDriven, run, runProgram } from './support/consumer-project';
 import { TEST_KEY } from './support/test-key';
 import { type LocalRegistry, startVerdaccio } from './support/verdaccio';
 
@@ -20,13 +20,13 @@ describe('@petstore/client published by `nx release publish` to a local registry
   let service: NodeProcess;
   let consumer: string;
   let publishOutput: string;
-
   /** npm as the consumer's machine runs it: the registry's npmrc only, a cache of its own, none of the workspace's npm_config_*. */
-  const npmArgs = () => ['--registry', registry.url, '--userconfig', registry.userconfig, '--cache', join(dir, 'npm-cache')];
+  let registryEnv: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    for (const built of [join(DIST, 'package.json'), SERVICE_MAIN]) {
-      if (!existsSync(built)) throw new Error(`${built} is missing: run "CI=true NX_DAEMON=false npx nx run-many -t build" first`);
+    // spawnService throws if the service is not built.
+    if (!existsSync(join(DIST, 'package.json'))) {
+      throw new Error(`${join(DIST, 'package.json')} is missing: run "CI=true NX_DAEMON=false npx nx run-many -t build" first`);
     }
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'petstore-registry-')));
     const started = spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` } }).then(async (sut) => {
@@ -38,21 +38,19 @@ describe('@petstore/client published by `nx release publish` to a local registry
       // `nx release publish` runs `npm publish` in dist/libs/client (the client's nx-release-publish target); npm reads
       // the token from the temporary npmrc, never from ~/.npmrc. It publishes what `npm test` built: without
       // --excludeTaskDependencies the target's build could rewrite dist/libs/client under client-package.spec.ts.
-      const env = {
-        ...NPM_ENV,
-        npm_config_userconfig: registry.userconfig,
-        npm_config_cache: join(dir, 'npm-cache'),
-        NX_DAEMON: 'false',
-        CI: 'true',
-      };
+      registryEnv = { ...NPM_ENV, npm_config_userconfig: registry.userconfig, npm_config_cache: join(dir, 'npm-cache') };
       const publish = ['release', 'publish', '--registry', registry.url, '--excludeTaskDependencies', '--output-style=static'];
-      publishOutput = await run(process.execPath, [NX, ...publish], { cwd: WORKSPACE, env, timeoutMs: 240_000 });
+      publishOutput = await run(process.execPath, [NX, ...publish], {
+        cwd: WORKSPACE,
+        env: { ...registryEnv, NX_DAEMON: 'false', CI: 'true' },
+        timeoutMs: 240_000,
+      });
       consumer = join(dir, 'consumer');
       mkdirSync(consumer);
       await run('npm', ['init', '-y'], { cwd: consumer, env: NPM_ENV });
-      await run('npm', ['install', '--no-audit', '--no-fund', ...npmArgs(), `@petstore/client@${VERSION}`], {
+      await run('npm', ['install', '--no-audit', '--no-fund', `@petstore/client@${VERSION}`], {
         cwd: consumer,
-        env: NPM_ENV,
+        env: registryEnv,
         timeoutMs: 120_000,
       });
     })();
@@ -60,19 +58,16 @@ describe('@petstore/client published by `nx release publish` to a local registry
   });
 
   afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
+    if (service) await stopNode(service);
     await registry?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('publishes the client at the workspace version, and the contract not at all (it is bundled into the client)', async () => {
     expect(publishOutput).toContain(`@petstore/client@${VERSION}`);
-    const view = await run('npm', ['view', '@petstore/client', 'version', '--json', ...npmArgs()], { cwd: dir, env: NPM_ENV });
+    const view = await run('npm', ['view', '@petstore/client', 'version', '--json'], { cwd: dir, env: registryEnv });
     expect(JSON.parse(view)).toBe(VERSION);
-    await expect(run('npm', ['view', '@petstore/contract', ...npmArgs()], { cwd: dir, env: NPM_ENV })).rejects.toThrow(/E404/);
+    await expect(run('npm', ['view', '@petstore/contract'], { cwd: dir, env: registryEnv })).rejects.toThrow(/E404/);
   });
 
   it('installs from the local registry only, with no dependencies', () => {

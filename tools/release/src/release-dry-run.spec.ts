@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { NPM_ENV } from '@petstore/testing';
 
 const WORKSPACE = join(__dirname, '../../..');
 const NX = join(WORKSPACE, 'node_modules/nx/dist/bin/nx.js');
@@ -32,7 +33,7 @@ describe('nx release --dry-run', () => {
     writeFileSync(probe, '---\n__default__: major\n---\n\nThe dry run\'s probe (tools/release): never committed.\n');
     try {
       const env = {
-        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+        ...NPM_ENV,
         CI: 'true',
         NX_DAEMON: 'false',
         NX_NO_CLOUD: 'true',

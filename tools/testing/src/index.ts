@@ -1,4 +1,5 @@
 export { freePort } from './free-port';
+export { NPM_ENV } from './npm-env';
 export { type Exit, killNode, type NodeProcess, type SpawnOptions, spawnNode, stopNode, waitFor200 } from './node-process';
 export {
   SERVICE_MAIN,

@@ -20,6 +20,8 @@ export interface SpawnOptions {
   logFile?: string;
   /** The Node.js binary to run it with; by default the one running this process. */
   node?: string;
+  /** Arguments after `main`. */
+  args?: string[];
 }
 
 /** A Node.js process started by {@link spawnNode}, listening (once it is up) on a port of its own. */
@@ -45,8 +47,8 @@ export interface NodeProcess {
 
 // A log file rather than a pipe for a process under load: an undrained pipe blocks the child, and a drained one
 // costs this process CPU.
-/** Runs `node main` on a free port of 127.0.0.1 with exactly `env` besides PATH, HOST, PORT and PUBLIC_BASE_URL. */
-export async function spawnNode(name: string, main: string, { env, logFile, node = process.execPath }: SpawnOptions): Promise<NodeProcess> {
+/** Runs `node main ...args` on a free port of 127.0.0.1 with exactly `env` besides PATH, HOST, PORT and PUBLIC_BASE_URL. */
+export async function spawnNode(name: string, main: string, { env, logFile, node = process.execPath, args }: SpawnOptions): Promise<NodeProcess> {
   // A PORT of the caller's (an instance's slot behind HAProxy) is where it will listen, and so its origin.
   const port = env.PORT ?? String(await freePort());
   const origin = `http://127.0.0.1:${port}`;
@@ -57,7 +59,7 @@ export async function spawnNode(name: string, main: string, { env, logFile, node
   }
   const stdio: StdioOptions = log === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', log, log];
   const startedAt = performance.now();
-  const child = spawn(node, [main], {
+  const child = spawn(node, [main, ...(args ?? [])], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: port, PUBLIC_BASE_URL: `${origin}/v1`, ...env },
     stdio,
   });

@@ -9,8 +9,6 @@ import { promisify } from 'node:util';
 const WORKSPACE = join(__dirname, '../../../..');
 const TSC = join(WORKSPACE, 'node_modules/typescript/bin/tsc');
 const execFileAsync = promisify(execFile);
-// Under `npm test` the environment carries the workspace's npm_config_* (prefix included); the consumer's npm must not.
-export const NPM_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 
 /** Runs a command to completion; on failure, the error carries its output rather than only the exit code. */
 export async function run(
@@ -85,7 +83,7 @@ drive('cjs').then((result) => console.log(JSON.stringify({ ...result, loaded }))
 `;
 
 // Uses every exported type a consumer names; the @ts-expect-error lines fail the check if the typings decay to any.
-export const CONSUMER_TS = `import {
+const CONSUMER_TS = `import {
   NotFoundError,
   type NewPet,
   type Pet,
@@ -123,7 +121,7 @@ export async function main(client = new PetstoreClient(options)): Promise<string
 }
 `;
 
-export interface DriveResult {
+interface DriveResult {
   created: { id: number; name: string; categoryId: number; status: string }[];
   pages: number[][];
   iterated: number[];
@@ -132,7 +130,6 @@ export interface DriveResult {
   aborted: string;
   loaded?: string[];
 }
-
 
 // Creates a pet and lists it from TypeScript checked with --strict, then compiled and run: what a TypeScript user
 // of the published package ships.
@@ -171,7 +168,7 @@ export function expectDriven(result: DriveResult, label: string): void {
   expect(result.aborted).toBe('AbortError');
 }
 
-const STRICT_FLAGS = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
+const STRICT_FLAGS = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom'];
 
 /**
  * Type-checks CONSUMER_TS with --strict in a sub-folder of `dir` whose package.json says `type`; returns tsc's
@@ -183,7 +180,7 @@ export async function typeCheckConsumer(dir: string, type: 'module' | 'commonjs'
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ type }));
   writeFileSync(join(folder, 'consumer.ts'), CONSUMER_TS);
-  return run(process.execPath, [TSC, ...STRICT_FLAGS, '--noEmit', '--lib', 'es2022,dom', '--traceResolution', 'consumer.ts'], {
+  return run(process.execPath, [TSC, ...STRICT_FLAGS, '--noEmit', '--traceResolution', 'consumer.ts'], {
     cwd: folder,
   });
 }
@@ -200,7 +197,7 @@ export async function compileAndRunStrict(
   writeFileSync(join(folder, 'program.ts'), STRICT_PROGRAM_TS);
   // `process` is declared by hand: the scratch project has no @types/node, as a browser-and-Node package's user may not.
   writeFileSync(join(folder, 'env.d.ts'), 'declare const process: { env: Record<string, string | undefined> };\n');
-  await run(process.execPath, [TSC, ...STRICT_FLAGS, '--lib', 'es2022,dom', '--outDir', 'out', 'program.ts', 'env.d.ts'], {
+  await run(process.execPath, [TSC, ...STRICT_FLAGS, '--outDir', 'out', 'program.ts', 'env.d.ts'], {
     cwd: folder,
   });
   return JSON.parse(await run(process.execPath, ['out/program.js'], { cwd: folder, env: programEnv(origin, apiKey) })) as {

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '@petstore/testing';
+import { freePort, spawnNode, stopNode, waitFor200 } from '@petstore/testing';
 
 const VERDACCIO = join(__dirname, '../../../../node_modules/verdaccio/bin/verdaccio');
 const USER = 'e2e-publisher';
@@ -22,7 +20,6 @@ export interface LocalRegistry {
  */
 export async function startVerdaccio(dir: string): Promise<LocalRegistry> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
   mkdirSync(join(dir, 'storage'), { recursive: true });
   const config = join(dir, 'verdaccio.yaml');
   writeFileSync(
@@ -41,16 +38,16 @@ export async function startVerdaccio(dir: string): Promise<LocalRegistry> {
     ].join('\n'),
   );
   // HOME in the folder too, so that nothing Verdaccio might write lands in the user's.
-  const child = spawn(process.execPath, [VERDACCIO, '--config', config, '--listen', `127.0.0.1:${port}`], {
-    env: { PATH: process.env.PATH, HOME: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const registry = await spawnNode('Verdaccio', VERDACCIO, {
+    env: { PORT: String(port), HOME: dir },
+    args: ['--config', config, '--listen', `127.0.0.1:${port}`],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const stop = () => stopChild(child);
+  const url = `${registry.origin}/`;
+  const stop = async () => {
+    await stopNode(registry);
+  };
   try {
-    await waitForPing(url, child, () => output);
+    await waitFor200(registry, '/-/ping');
     const token = await addUser(url);
     const userconfig = join(dir, 'npmrc');
     writeFileSync(userconfig, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
@@ -61,21 +58,6 @@ export async function startVerdaccio(dir: string): Promise<LocalRegistry> {
   }
 }
 
-/** Polls /-/ping until it answers 200; a slow machine gets a minute, an early exit fails at once with the output. */
-async function waitForPing(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Verdaccio exited with ${child.exitCode}:\n${output()}`);
-    const answered = await fetch(`${url}-/ping`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (answered) return;
-    await sleep(250);
-  }
-  throw new Error(`Verdaccio did not answer ${url}-/ping within 60 s:\n${output()}`);
-}
-
 /** Registers the throwaway user (what `npm adduser` does) and returns its token. */
 async function addUser(url: string): Promise<string> {
   const password = randomBytes(16).toString('hex');
@@ -83,15 +65,9 @@ async function addUser(url: string): Promise<string> {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: USER, password }),
+    signal: AbortSignal.timeout(5_000),
   });
   const body = (await response.json()) as { token?: string };
   if (!response.ok || !body.token) throw new Error(`Verdaccio refused the user: ${response.status} ${JSON.stringify(body)}`);
   return body.token;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
