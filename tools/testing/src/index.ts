@@ -26,3 +26,4 @@ export {
   type WebhookReceiverOptions,
 } from './webhook-receiver';
 export { CHROMIUM, chromiumRuns, launchChromium } from './chromium';
+export { prometheusRule } from './prometheus-rule';
