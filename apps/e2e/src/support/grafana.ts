@@ -65,7 +65,7 @@ export const readRules = (path: string): RuleFile => parse(readFileSync(path, 'u
 /** The threshold of an alerting rule: the number its expression first compares a series with (`> 0.05`). */
 export function alertThreshold(rules: RuleFile, alert: string): number {
   const rule = rules.groups.flatMap((group) => group.rules).find((candidate) => candidate.alert === alert);
-  if (!rule) throw new Error(`the rules have no alert ${alert}`);
+  if (!rule) throw new Error(`the rules file has no alert ${alert}`);
   const comparison = /\s>=?\s*(\d+(?:\.\d+)?)/.exec(rule.expr);
   if (!comparison) throw new Error(`${alert} compares with no number: ${rule.expr}`);
   return Number(comparison[1]);
