@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parse } from 'yaml';
 import {
   freePort,
   registerWebhookEndpoint,
@@ -14,12 +13,13 @@ import {
   type WebhookReceiver,
 } from '@petstore/testing';
 import { admin, POSTGRES_ADMIN_URL } from './support/cluster';
-import { alertThreshold, asGrafanaSends, type Panel, readDashboard, selectorsOf, thresholdsOf } from './support/grafana';
+import { alertThreshold, asGrafanaSends, type Panel, readDashboard, readRules, selectorsOf, thresholdsOf } from './support/grafana';
 import { onPath, promtool, query, type RunningPrometheus, type Sample, startPrometheus, stopPrometheus } from './support/prometheus';
 import { TEST_KEY } from './support/test-key';
 
 const DEPLOY = join(__dirname, '../../../deploy/prometheus');
-const RULES = join(DEPLOY, 'petstore.rules.yml');
+const RULES_FILE = join(DEPLOY, 'petstore.rules.yml');
+const RULES = readRules(RULES_FILE);
 const DASHBOARD = join(__dirname, '../../../deploy/grafana/petstore.json');
 const RUNBOOKS = join(__dirname, '../../../docs/runbooks.md');
 
@@ -109,7 +109,7 @@ describePrometheus('Prometheus', () => {
     });
 
     it('links every alert to its section of docs/runbooks.md', () => {
-      const alerts = (parse(readFileSync(RULES, 'utf8')) as RuleFile).groups.flatMap(({ rules }) => rules.filter((rule) => rule.alert));
+      const alerts = RULES.groups.flatMap(({ rules }) => rules.filter((rule) => rule.alert));
       expect(alerts.length).toBeGreaterThanOrEqual(10);
       // GitHub's anchors: a heading lower-cased, spaces as hyphens, other punctuation dropped.
       const anchors = readFileSync(RUNBOOKS, 'utf8')
@@ -164,7 +164,7 @@ describePrometheus('Prometheus', () => {
         config,
         JSON.stringify({
           global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
-          rule_files: [RULES],
+          rule_files: [RULES_FILE],
           scrape_configs: [{ job_name: 'petstore', static_configs: [{ targets: [`127.0.0.1:${metricsPort}`], labels: { service: 'petstore' } }] }],
         }),
       );
@@ -216,9 +216,8 @@ describePrometheus('Prometheus', () => {
       expect(rules.filter((rule) => rule.health !== 'ok')).toEqual([]);
       // PetstoreServiceDown is pending from Prometheus's start until an evaluation after the first scrape: a few
       // evaluations later, no alert is left. Asked again until then, for a generous while (a stuck test's limit).
-      let alerts = await query(prometheus, 'ALERTS');
-      for (const deadline = Date.now() + 60_000; alerts.length > 0 && Date.now() < deadline; alerts = await query(prometheus, 'ALERTS')) await sleep(250);
-      expect(alerts).toEqual([]);
+      const running = prometheus;
+      expect(await untilEmpty(() => query(running, 'ALERTS'), 250)).toEqual([]);
     }, 120_000);
 
     it('answers every query of the Grafana dashboard (deploy/grafana) with data, on PostgreSQL under a little traffic', async () => {
@@ -288,10 +287,8 @@ describePrometheus('Prometheus', () => {
         };
         // A rate needs two scrapes of its series in the window: on a busy machine they may come late, so the panels
         // are asked again until every one answers, for a generous while; the counters keep their series once made.
-        let found = await blank();
-        for (const deadline = Date.now() + 60_000; found.length > 0 && Date.now() < deadline; found = await blank()) await sleep(1_000);
         // An error, or an empty answer where traffic was sent, is a panel an operator would see blank.
-        expect(found).toEqual([]);
+        expect(await untilEmpty(blank, 1_000)).toEqual([]);
       } finally {
         await receiver?.close();
         if (service) await stopNode(service);
@@ -301,10 +298,6 @@ describePrometheus('Prometheus', () => {
     }, 300_000);
   });
 });
-
-interface RuleFile {
-  groups: Array<{ rules: Array<{ alert?: string; record?: string; annotations?: Record<string, string> }> }>;
-}
 
 interface PromResponse {
   status: string;
@@ -356,4 +349,11 @@ interface RuleHealth {
 async function ruleHealth(prometheus: RunningPrometheus): Promise<RuleHealth[]> {
   const body = (await (await fetch(`${prometheus.origin}/api/v1/rules`)).json()) as { data: { groups: { rules: RuleHealth[] }[] } };
   return body.data.groups.flatMap((group) => group.rules.map(({ name, health, lastError }) => ({ name, health, lastError })));
+}
+
+/** `ask()` asked again, `pause` ms apart, while it answers with something, for at most a minute; its last answer. */
+async function untilEmpty<T>(ask: () => Promise<T[]>, pause: number): Promise<T[]> {
+  let answer = await ask();
+  for (const deadline = Date.now() + 60_000; answer.length > 0 && Date.now() < deadline; answer = await ask()) await sleep(pause);
+  return answer;
 }

@@ -27,3 +27,4 @@ export {
   type WebhookReceiverOptions,
 } from './webhook-receiver';
 export { CHROMIUM, chromiumRuns, launchChromium } from './chromium';
+export { prometheusRule } from './prometheus-rule';

@@ -25,9 +25,9 @@ describe('PostgreSQL outage', () => {
   const list = () => fetch(`${sut?.origin}/v1/pets`, { headers: AUTH, signal: AbortSignal.timeout(GENEROUSLY_MS) });
   const create = () =>
     fetch(`${sut?.origin}/v1/pets`, { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":1}', signal: AbortSignal.timeout(GENEROUSLY_MS) });
-  const ready = async () => (await fetch(`${sut?.origin}/health/ready`)).status;
+  const ready = async () => (await fetch(`${sut?.origin}/health/ready`, { signal: AbortSignal.timeout(GENEROUSLY_MS) })).status;
   /** Kubernetes' readiness (docs/operations.md): the instance stays in the Service while the database is away. */
-  const routable = async () => (await fetch(`${sut?.origin}/health/routable`)).status;
+  const routable = async () => (await fetch(`${sut?.origin}/health/routable`, { signal: AbortSignal.timeout(GENEROUSLY_MS) })).status;
   /** Milliseconds until `check` holds (printed, not judged). */
   const timeUntil = async (check: () => Promise<boolean>, what: string) => {
     const started = Date.now();
@@ -59,9 +59,9 @@ describe('PostgreSQL outage', () => {
       expect(response.headers.get('retry-after')).toBe('1');
     }
     const toFirst503 = Date.now() - outageStarted;
-    const notReady = await fetch(`${sut.origin}/health/ready`);
+    const notReady = await fetch(`${sut.origin}/health/ready`, { signal: AbortSignal.timeout(GENEROUSLY_MS) });
     expect(await expectError(notReady, 503, 'service_unavailable')).toBe('The database is not reachable right now; retry shortly.');
-    expect((await fetch(`${sut.origin}/health/live`)).status).toBe(200);
+    expect((await fetch(`${sut.origin}/health/live`, { signal: AbortSignal.timeout(GENEROUSLY_MS) })).status).toBe(200);
     expect(await routable()).toBe(200);
 
     await proxy.start();

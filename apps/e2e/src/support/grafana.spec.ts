@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alertThreshold, asGrafanaSends, type Dashboard, selectorsOf, thresholdsOf } from './grafana';
+import { alertThreshold, asGrafanaSends, type Dashboard, readRules, selectorsOf, thresholdsOf } from './grafana';
 
 const dashboard: Dashboard = {
   templating: {
@@ -55,7 +55,7 @@ describe('alertThreshold', () => {
       rules,
       ['groups:', '  - name: g', '    rules:', '      - alert: High', '        expr: |', '          ratio{operation!=""} > 0.05', '          and on (job) rate5m > 0.1', ''].join('\n'),
     );
-    expect(alertThreshold(rules, 'High')).toBe(0.05);
-    expect(() => alertThreshold(rules, 'Absent')).toThrow('has no alert Absent');
+    expect(alertThreshold(readRules(rules), 'High')).toBe(0.05);
+    expect(() => alertThreshold(readRules(rules), 'Absent')).toThrow('has no alert Absent');
   });
 });

@@ -33,10 +33,10 @@ const asRegex = (value: string): string => value.replace(/[\\^$*+?.()|[\]{}]/g, 
 
 /**
  * `expr` as Grafana sends it: each query variable at its chosen values (one escaped value, or `(a|b)`), else at "All"
- * (its `allValue`), and `$__rate_interval` at `rateInterval`. Throws when a variable is left or has no "All" value.
+ * (its `allValue`), and `$__rate_interval` at 30s. Throws when a variable is left or has no "All" value.
  */
-export function asGrafanaSends(expr: string, dashboard: Dashboard, chosen: Record<string, string[]> = {}, rateInterval = '30s'): string {
-  let promql = expr.replaceAll('$__rate_interval', rateInterval);
+export function asGrafanaSends(expr: string, dashboard: Dashboard, chosen: Record<string, string[]> = {}): string {
+  let promql = expr.replaceAll('$__rate_interval', '30s');
   for (const variable of dashboard.templating.list.filter(({ type }) => type === 'query')) {
     const values = chosen[variable.name];
     const value = values ? (values.length === 1 ? asRegex(values[0]) : `(${values.map(asRegex).join('|')})`) : variable.allValue;
@@ -55,11 +55,17 @@ export const selectorsOf = (expr: string): string[] => [...expr.matchAll(/[A-Za-
 export const thresholdsOf = (panel: Panel): number[] =>
   (panel.fieldConfig?.defaults.thresholds?.steps ?? []).flatMap(({ value }) => (value === null ? [] : [value]));
 
+/** A Prometheus rules file (deploy/prometheus), as far as the tests read it. */
+export interface RuleFile {
+  groups: Array<{ name: string; rules: Array<{ alert?: string; record?: string; expr: string; annotations?: Record<string, string> }> }>;
+}
+
+export const readRules = (path: string): RuleFile => parse(readFileSync(path, 'utf8')) as RuleFile;
+
 /** The threshold of an alerting rule: the number its expression first compares a series with (`> 0.05`). */
-export function alertThreshold(rulesFile: string, alert: string): number {
-  const { groups } = parse(readFileSync(rulesFile, 'utf8')) as { groups: Array<{ rules: Array<{ alert?: string; expr: string }> }> };
-  const rule = groups.flatMap(({ rules }) => rules).find((candidate) => candidate.alert === alert);
-  if (!rule) throw new Error(`${rulesFile} has no alert ${alert}`);
+export function alertThreshold(rules: RuleFile, alert: string): number {
+  const rule = rules.groups.flatMap((group) => group.rules).find((candidate) => candidate.alert === alert);
+  if (!rule) throw new Error(`the rules file has no alert ${alert}`);
   const comparison = /\s>=?\s*(\d+(?:\.\d+)?)/.exec(rule.expr);
   if (!comparison) throw new Error(`${alert} compares with no number: ${rule.expr}`);
   return Number(comparison[1]);

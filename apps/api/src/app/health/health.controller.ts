@@ -8,10 +8,8 @@ import { serviceUnavailable } from '../database/database-failure';
 import { ShutdownState } from '../http/shutdown-state';
 
 /**
- * Probes for orchestrators and load balancers; no key needed, nothing secret in them. `ready` is what a load balancer
- * with a fallback asks (HAProxy: red while the database is away); `routable` is what an orchestrator whose Service has
- * no fallback asks (Kubernetes: an instance that has started answers callers its own 503 while the database is away,
- * which beats a Service with no endpoints). docs/operations.md says which probe asks which.
+ * Probes for orchestrators and load balancers; no key needed, nothing secret in them. Which probe asks which, and why:
+ * docs/operations.md.
  */
 @Public()
 @ApiExcludeController()
