@@ -10,4 +10,4 @@ const ROOT = join(__dirname, '..');
 const RULES_FILE = join(ROOT, 'deploy/prometheus/petstore.rules.yml');
 const PROMETHEUS_RULE_FILE = join(ROOT, 'deploy/kubernetes/prometheus-operator/prometheus-rule.yaml');
 
-if (require.main === module) writeFileSync(PROMETHEUS_RULE_FILE, prometheusRule(readFileSync(RULES_FILE, 'utf8')));
+writeFileSync(PROMETHEUS_RULE_FILE, prometheusRule(readFileSync(RULES_FILE, 'utf8')));
