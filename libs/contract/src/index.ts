@@ -6,15 +6,18 @@ export type { ErrorBody, ErrorCode } from './lib/error-body';
 export { OPERATION_SCOPES, SCOPES } from './lib/scopes';
 export {
   codePointLength,
+  describeProblem,
   isPetName,
   isPetStatus,
   isSafeId,
+  LIST_LIMIT_RULE,
+  newPetFieldProblems,
   newPetProblems,
   PET_NAME_RULE,
   PET_STATUS_RULE,
   SAFE_ID_RULE,
 } from './lib/new-pet-rules';
-export type { FieldRule, NewPetProblems } from './lib/new-pet-rules';
+export type { FieldProblem, FieldRule, NewPetFieldProblems, NewPetProblems } from './lib/new-pet-rules';
 export type { OperationId, Scope } from './lib/scopes';
 export {
   API_PREFIX,

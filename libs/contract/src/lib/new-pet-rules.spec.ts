@@ -1,4 +1,4 @@
-import { codePointLength, isPetName, isPetStatus, isSafeId, newPetProblems } from './new-pet-rules';
+import { codePointLength, isPetName, isPetStatus, isSafeId, LIST_LIMIT_RULE, newPetFieldProblems, newPetProblems } from './new-pet-rules';
 
 describe('the rules of a new pet', () => {
   describe(codePointLength.name, () => {
@@ -48,13 +48,45 @@ describe('the rules of a new pet', () => {
       expect(newPetProblems({ name: 'Rex', categoryId: 1, status: 'sold' })).toEqual({});
     });
 
-    it('names each refused field in the service\'s words', () => {
+    it('names each refused field in the service\'s words: "required" only when it is missing', () => {
       expect(newPetProblems({ name: ' ', categoryId: 0, status: 'lost' })).toEqual({
-        name: 'name is required and must be a string of 1 to 100 characters that is not only whitespace and has no NUL character or unpaired surrogate',
-        categoryId: 'categoryId is required and must be an integer from 1 to 9007199254740991',
+        name: 'name must not be empty or only whitespace',
+        categoryId: 'categoryId must be a whole number from 1 to 9007199254740991',
         status: 'status must be one of available, pending, sold',
       });
-      expect(Object.keys(newPetProblems({}))).toEqual(['name', 'categoryId']);
+      expect(newPetProblems({})).toEqual({ name: 'name is required', categoryId: 'categoryId is required' });
     });
+
+    it.each([
+      [{ name: 'a'.repeat(101) }, 'name', 'name must be at most 100 characters (it has 101)'],
+      [{ name: '🐈'.repeat(101) }, 'name', 'name must be at most 100 characters (it has 101)'],
+      [{ name: 42 }, 'name', 'name must be a string'],
+      [{ name: null }, 'name', 'name must be a string'],
+      [{ name: '' }, 'name', 'name must not be empty or only whitespace'],
+      [{ name: 'Rex\u0000' }, 'name', 'name must not contain the NUL character (\\u0000)'],
+      [{ name: 'Re\ud800x' }, 'name', 'name must not contain an unpaired surrogate (a lone \\ud800-\\udfff escape is not a character)'],
+      [{ categoryId: 'x' }, 'categoryId', 'categoryId must be a whole number from 1 to 9007199254740991'],
+      [{ categoryId: '5' }, 'categoryId', 'categoryId must be a whole number from 1 to 9007199254740991, sent as a JSON number, not a string'],
+      [{ categoryId: 1.5 }, 'categoryId', 'categoryId must be a whole number from 1 to 9007199254740991'],
+      [{ categoryId: 99999999999999999999 }, 'categoryId', 'categoryId must be a whole number from 1 to 9007199254740991'],
+      [{ categoryId: null }, 'categoryId', 'categoryId must be a whole number from 1 to 9007199254740991'],
+      [{ categoryId: true }, 'categoryId', 'categoryId must be a whole number from 1 to 9007199254740991'],
+    ])('refuses %j: %s', (fields, field, words) => {
+      expect(newPetProblems({ name: 'Rex', categoryId: 1, ...fields })[field as 'name']).toBe(words);
+    });
+
+    it('gives each problem as data, for an app to put in its own words', () => {
+      expect(newPetFieldProblems({ name: 'a'.repeat(101), categoryId: '7' })).toEqual({
+        name: { kind: 'tooLong', max: 100, length: 101 },
+        categoryId: { kind: 'notWholeNumber', min: 1, max: 9007199254740991, quoted: true },
+      });
+    });
+  });
+
+  describe('LIST_LIMIT_RULE', () => {
+    it.each([1, 20, 100])('accepts %d', (limit) => expect(LIST_LIMIT_RULE.accepts(limit)).toBe(true));
+    it.each([0, 101, -1, 2.5, 'abc', ''])('refuses %j as a whole number from 1 to 100', (limit) =>
+      expect(LIST_LIMIT_RULE.refusal('limit', limit)).toBe('limit must be a whole number from 1 to 100'),
+    );
   });
 });

@@ -1,15 +1,70 @@
-import { MAX_ID, NAME_LENGTH } from './interface';
+import { LIST_LIMIT, MAX_ID, NAME_LENGTH } from './interface';
 import type { NewPet } from './pet';
 import { PET_STATUSES, type PetStatus } from './pet-status';
 
-// The rules of a new pet's fields, defined once and free of decorators: the service's validators
-// (dto/validators.ts) apply them to every request, and a browser form applies the same ones as a person types, in
-// the same words.
+// The rules of a new pet's fields (and of listPets' limit), defined once and free of decorators: the service's
+// validators (dto/validators.ts) apply them to every request, and a browser form or the CLI applies the same ones
+// before sending. A rule says what is wrong as a FieldProblem; the service puts it in its words (describeProblem),
+// and an app for people may put the same problem in words of its own.
 
-/** A field's rule: what it accepts, and the sentence that refuses anything else, naming the field. */
+/** Why a value is refused: one of a closed set, with what the words need to say it. */
+export type FieldProblem =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'notString' }
+  | { readonly kind: 'blank' }
+  | { readonly kind: 'tooLong'; readonly max: number; readonly length: number }
+  | { readonly kind: 'nulCharacter' }
+  | { readonly kind: 'unpairedSurrogate' }
+  /** Not a whole number at all; `quoted` when a JSON string was sent where a JSON number belongs. */
+  | { readonly kind: 'notWholeNumber'; readonly min: number; readonly max: number; readonly quoted: boolean }
+  | { readonly kind: 'outOfRange'; readonly min: number; readonly max: number }
+  | { readonly kind: 'notOneOf'; readonly values: readonly string[] };
+
+/** A field's rule: what it refuses and why; the service's sentence names the field. */
 export interface FieldRule {
+  /** Why `value` is refused, or `undefined` when it is accepted. */
+  check(value: unknown): FieldProblem | undefined;
   accepts(value: unknown): boolean;
-  refusal(field: string): string;
+  /** The service's sentence refusing `value`, naming `field`, e.g. "categoryId must be a whole number from 1 to …". */
+  refusal(field: string, value: unknown): string;
+}
+
+/**
+ * The service's words for a problem with `field`: "is required" only when it is missing, otherwise what the value must
+ * be. These are the sentences of a 400 `validation_failed` message, joined with "; ".
+ */
+export function describeProblem(field: string, problem: FieldProblem): string {
+  switch (problem.kind) {
+    case 'missing':
+      return `${field} is required`;
+    case 'notString':
+      return `${field} must be a string`;
+    case 'blank':
+      return `${field} must not be empty or only whitespace`;
+    case 'tooLong':
+      return `${field} must be at most ${problem.max} characters (it has ${problem.length})`;
+    case 'nulCharacter':
+      return `${field} must not contain the NUL character (\\u0000)`;
+    case 'unpairedSurrogate':
+      return `${field} must not contain an unpaired surrogate (a lone \\ud800-\\udfff escape is not a character)`;
+    case 'notWholeNumber':
+      return `${field} must be a whole number from ${problem.min} to ${problem.max}${problem.quoted ? ', sent as a JSON number, not a string' : ''}`;
+    case 'outOfRange':
+      return `${field} must be a whole number from ${problem.min} to ${problem.max}`;
+    case 'notOneOf':
+      return `${field} must be one of ${problem.values.join(', ')}`;
+  }
+}
+
+function fieldRule(check: (value: unknown) => FieldProblem | undefined): FieldRule {
+  return {
+    check,
+    accepts: (value) => check(value) === undefined,
+    refusal: (field, value) => {
+      const problem = check(value);
+      return problem ? describeProblem(field, problem) : `${field} is valid`;
+    },
+  };
 }
 
 /** Counts Unicode code points, not UTF-16 units: "🐈" is one character. */
@@ -19,52 +74,80 @@ export function codePointLength(value: string): number {
   return length;
 }
 
-export function isPetName(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
+function petNameProblem(value: unknown): FieldProblem | undefined {
+  if (value === undefined) return { kind: 'missing' };
+  if (typeof value !== 'string') return { kind: 'notString' };
+  if (!/\S/u.test(value)) return { kind: 'blank' };
   const length = codePointLength(value);
+  if (length > NAME_LENGTH.max) return { kind: 'tooLong', max: NAME_LENGTH.max, length };
   // NUL and unpaired surrogates (JSON allows "\ud800") are refused here, on every database alike: PostgreSQL cannot
   // store NUL in text, and neither database can store a lone surrogate, which would come back as U+FFFD.
-  return length >= NAME_LENGTH.min && length <= NAME_LENGTH.max && /\S/u.test(value) && !value.includes('\u0000') && !/\p{Cs}/u.test(value);
+  if (value.includes('\u0000')) return { kind: 'nulCharacter' };
+  if (/\p{Cs}/u.test(value)) return { kind: 'unpairedSurrogate' };
+  return undefined;
 }
 
-export function isSafeId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_ID;
+/**
+ * A whole number from `min` to `max` that JavaScript holds exactly. `jsonNumber`: the value comes from JSON, where a
+ * string is a mistake worth naming; a query parameter's digits are converted before the rule sees them.
+ */
+function wholeNumberRule(min: number, max: number, { jsonNumber }: { jsonNumber: boolean }): FieldRule {
+  return fieldRule((value) => {
+    if (value === undefined) return { kind: 'missing' };
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      return { kind: 'notWholeNumber', min, max, quoted: jsonNumber && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) };
+    }
+    if (value < min || value > max || !Number.isSafeInteger(value)) return { kind: 'outOfRange', min, max };
+    return undefined;
+  });
 }
 
-export function isPetStatus(value: unknown): value is PetStatus {
-  return (PET_STATUSES as readonly unknown[]).includes(value);
-}
-
-/** A required string of 1 to 100 code points that contains a non-whitespace character. */
-export const PET_NAME_RULE: FieldRule = {
-  accepts: isPetName,
-  refusal: (field) =>
-    `${field} is required and must be a string of ${NAME_LENGTH.min} to ${NAME_LENGTH.max} characters that is not only whitespace and has no NUL character or unpaired surrogate`,
-};
+/** A required string of 1 to 100 code points that contains a non-whitespace character (no NUL, no lone surrogate). */
+export const PET_NAME_RULE: FieldRule = fieldRule(petNameProblem);
 
 /** A required JSON integer from 1 to 2^53 - 1 (never a string, never a fraction). */
-export const SAFE_ID_RULE: FieldRule = {
-  accepts: isSafeId,
-  refusal: (field) => `${field} is required and must be an integer from 1 to ${MAX_ID}`,
-};
+export const SAFE_ID_RULE: FieldRule = wholeNumberRule(1, MAX_ID, { jsonNumber: true });
+
+/** listPets' `limit`: a whole number from 1 to 100 (written in base 10 in the query). */
+export const LIST_LIMIT_RULE: FieldRule = wholeNumberRule(LIST_LIMIT.min, LIST_LIMIT.max, { jsonNumber: false });
 
 /** One of the PetStatus values. */
-export const PET_STATUS_RULE: FieldRule = {
-  accepts: isPetStatus,
-  refusal: (field) => `${field} must be one of ${PET_STATUSES.join(', ')}`,
-};
+export const PET_STATUS_RULE: FieldRule = fieldRule((value) =>
+  (PET_STATUSES as readonly unknown[]).includes(value) ? undefined : { kind: 'notOneOf', values: PET_STATUSES },
+);
+
+export const isPetName = (value: unknown): value is string => PET_NAME_RULE.accepts(value);
+
+export const isSafeId = (value: unknown): value is number => SAFE_ID_RULE.accepts(value);
+
+export const isPetStatus = (value: unknown): value is PetStatus => PET_STATUS_RULE.accepts(value);
+
+/** What is wrong with a new pet's fields, by field, as problems an app may put in its own words. */
+export type NewPetFieldProblems = Partial<Record<keyof NewPet, FieldProblem>>;
 
 /** What the service refuses in a new pet's fields, by field, in its own words; empty when it would accept them. */
 export type NewPetProblems = Partial<Record<keyof NewPet, string>>;
 
+/** The problems of a new pet's fields, in the order the service reports them (name, categoryId, status). */
+export function newPetFieldProblems(pet: { readonly [F in keyof NewPet]?: unknown }): NewPetFieldProblems {
+  const problems: NewPetFieldProblems = {};
+  const name = PET_NAME_RULE.check(pet.name);
+  if (name) problems.name = name;
+  const categoryId = SAFE_ID_RULE.check(pet.categoryId);
+  if (categoryId) problems.categoryId = categoryId;
+  const status = pet.status === undefined ? undefined : PET_STATUS_RULE.check(pet.status);
+  if (status) problems.status = status;
+  return problems;
+}
+
 /**
- * The problems of a new pet's fields, in the order the service reports them (name, categoryId, status): the same
- * sentences as its 400 `validation_failed` message, which joins them with "; ". `status` may be left out.
+ * The problems of a new pet's fields in the service's words: the same sentences as its 400 `validation_failed`
+ * message, which joins them with "; ". `status` may be left out.
  */
 export function newPetProblems(pet: { readonly [F in keyof NewPet]?: unknown }): NewPetProblems {
   const problems: NewPetProblems = {};
-  if (!PET_NAME_RULE.accepts(pet.name)) problems.name = PET_NAME_RULE.refusal('name');
-  if (!SAFE_ID_RULE.accepts(pet.categoryId)) problems.categoryId = SAFE_ID_RULE.refusal('categoryId');
-  if (pet.status !== undefined && !PET_STATUS_RULE.accepts(pet.status)) problems.status = PET_STATUS_RULE.refusal('status');
+  for (const [field, problem] of Object.entries(newPetFieldProblems(pet)) as Array<[keyof NewPet, FieldProblem]>) {
+    problems[field] = describeProblem(field, problem);
+  }
   return problems;
 }

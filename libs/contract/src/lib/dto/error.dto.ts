@@ -20,7 +20,7 @@ export class ErrorDto implements ErrorBody {
   @ApiProperty({
     description: `What is wrong and where, in one sentence a person can act on; at most ${ERROR_MESSAGE_MAX_LENGTH} characters.`,
     maxLength: ERROR_MESSAGE_MAX_LENGTH,
-    example: 'Invalid request body: categoryId is required and must be an integer from 1 to 9007199254740991.',
+    example: 'Invalid request body: categoryId must be a whole number from 1 to 9007199254740991.',
   })
   message!: string;
 

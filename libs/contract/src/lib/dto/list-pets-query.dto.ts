@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsString, ValidateIf } from 'class-validator';
 import { CURSOR_LENGTH, LIST_LIMIT } from '../interface';
 import { PetStatus } from '../pet-status';
-import { IsIntegerInRange, IsPetStatus } from './validators';
+import { IsListLimit, IsPetStatus } from './validators';
 
 // Only plain base-10 digits become numbers; "1e1", "0x10", " 5" and "" stay strings and fail validation.
 const toInteger = ({ value }: { value: unknown }) =>
@@ -22,7 +22,7 @@ export class ListPetsQueryDto {
   })
   @ValidateIf((_, value) => value !== undefined)
   @Transform(toInteger)
-  @IsIntegerInRange(LIST_LIMIT.min, LIST_LIMIT.max)
+  @IsListLimit()
   limit?: number;
 
   @ApiProperty({

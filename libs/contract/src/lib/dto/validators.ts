@@ -1,5 +1,5 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { type FieldRule, PET_NAME_RULE, PET_STATUS_RULE, SAFE_ID_RULE } from '../new-pet-rules';
+import { type FieldRule, LIST_LIMIT_RULE, PET_NAME_RULE, PET_STATUS_RULE, SAFE_ID_RULE } from '../new-pet-rules';
 
 // One decorator per field, each applying the field's rule (new-pet-rules.ts) with the sentence that names the field
 // and the rule, so that a single validation pass reports every invalid field once, in words a person can act on.
@@ -13,7 +13,7 @@ function rule(name: string, { accepts, refusal }: FieldRule, options?: Validatio
       options,
       validator: {
         validate: (value: unknown) => accepts(value),
-        defaultMessage: (args) => refusal(args?.property ?? String(propertyName)),
+        defaultMessage: (args) => refusal(args?.property ?? String(propertyName), args?.value),
       },
     });
 }
@@ -27,9 +27,5 @@ export const IsSafeId = (): PropertyDecorator => rule('isSafeId', SAFE_ID_RULE);
 /** One of the PetStatus values. */
 export const IsPetStatus = (): PropertyDecorator => rule('isPetStatus', PET_STATUS_RULE);
 
-/** An integer written in base 10, within bounds; query strings carry numbers as text. */
-export const IsIntegerInRange = (min: number, max: number): PropertyDecorator =>
-  rule('isIntegerInRange', {
-    accepts: (value) => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max,
-    refusal: (p) => `${p} must be an integer from ${min} to ${max}`,
-  });
+/** listPets' `limit`: a whole number from 1 to 100; query strings carry it as base-10 digits. */
+export const IsListLimit = (): PropertyDecorator => rule('isListLimit', LIST_LIMIT_RULE);
