@@ -113,7 +113,7 @@ const envSchema = databaseSchema
     PORT: optional(integer(0, 65535).default(3000)),
     HOST: optional(z.string().trim().default('0.0.0.0')),
     API_KEYS: optional(apiKeys.default([])),
-    PUBLIC_BASE_URL: optional(baseUrl.default(`http://localhost:3000${API_PREFIX}`)),
+    PUBLIC_BASE_URL: optional(baseUrl.optional()),
     STAGING_BASE_URL: optional(baseUrl.optional()),
     RATE_LIMIT_RPS: optional(integer(0, 1_000_000).default(100)),
     RATE_LIMIT_AUTH_FAILURES: optional(integer(0, 1_000_000).default(30)),
@@ -153,7 +153,8 @@ export interface AppConfig {
   apiKeys: string[];
   /** Set when no key was configured outside production: a random key that lives as long as the process. */
   developmentKey?: string;
-  publicBaseUrl: string;
+  /** PUBLIC_BASE_URL, when set; otherwise clients are told where the process listens (see public-base-url.ts). */
+  publicBaseUrl?: string;
   stagingBaseUrl?: string;
   /** Requests per second per API key; 0 turns the limit off. */
   rateLimitRps: number;

@@ -1,8 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_VERSION, LIST_LIMIT, OPERATION_SCOPES, SCOPES } from '@petstore/contract';
+import { API_PREFIX, API_VERSION, LIST_LIMIT, OPERATION_SCOPES, SCOPES } from '@petstore/contract';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import type { AppConfig } from '../config/app-config';
+import { publicBaseUrl } from '../config/public-base-url';
 import { allowOriginHeader } from '../http/cors';
 import { PET_CREATED_EVENT, petCreatedEventSchema, webhooksDescription } from './webhooks-description';
 
@@ -25,7 +27,7 @@ const SCHEME_DESCRIPTION =
 /** The OpenAPI document, generated from the controllers' and the contract's decorators. */
 export function buildOpenApiDocument(
   app: INestApplication,
-  config: Pick<AppConfig, 'publicBaseUrl' | 'stagingBaseUrl' | 'corsOrigins' | 'webhooks'>,
+  config: Pick<AppConfig, 'publicBaseUrl' | 'port' | 'stagingBaseUrl' | 'corsOrigins' | 'webhooks'>,
 ): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Pet Store')
@@ -49,12 +51,7 @@ export function buildOpenApiDocument(
   const options = builder.build();
   // setContact always writes `url` and `email`, and empty strings would not be valid ones.
   options.info.contact = { name: 'Pet Store team' };
-  // addServer cannot write extensions. Both servers are the public API (`x-internal: false`), for its clients.
-  const servers = [
-    { url: config.publicBaseUrl, description: 'Production', 'x-internal': false },
-    ...(config.stagingBaseUrl ? [{ url: config.stagingBaseUrl, description: 'Staging', 'x-internal': false }] : []),
-  ];
-  options.servers = servers;
+  options.servers = servers(config, app.getHttpServer().address());
 
   const document = SwaggerModule.createDocument(app, options, {
     // Paths are relative to the servers, which already end in /v1.
@@ -80,6 +77,24 @@ export function buildOpenApiDocument(
   Object.assign(document, { webhooks: webhooksDescription(config.webhooks, getSchemaPath(PET_CREATED_EVENT)) });
   if (config.corsOrigins.length > 0) declareAllowOrigin(document, config.corsOrigins);
   return document;
+}
+
+/**
+ * First the server the document was loaded from (a relative URL, which OpenAPI resolves against the document's own
+ * address and Swagger UI against the page's), so that "Try it out" calls the very service the page came from, at
+ * `localhost`, `127.0.0.1` or any port, with no CORS; then production and staging, absolute, for clients elsewhere.
+ * addServer cannot write extensions: every server is the public API (`x-internal: false`).
+ */
+function servers(config: Pick<AppConfig, 'publicBaseUrl' | 'port' | 'stagingBaseUrl'>, listening: AddressInfo | string | null) {
+  return [
+    { url: API_PREFIX, description: 'This server: the one this document was loaded from, whichever environment it is (local, staging or production)', 'x-internal': false },
+    {
+      url: publicBaseUrl(config, listening),
+      description: config.publicBaseUrl ? 'Production' : 'Production (PUBLIC_BASE_URL is not set, so where this process listens)',
+      'x-internal': false,
+    },
+    ...(config.stagingBaseUrl ? [{ url: config.stagingBaseUrl, description: 'Staging', 'x-internal': false }] : []),
+  ];
 }
 
 /**

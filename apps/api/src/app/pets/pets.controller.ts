@@ -2,11 +2,13 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import { ConfigService } from '@nestjs/config';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { API_PREFIX, type Pet } from '@petstore/contract';
 import { ListPetsQueryDto, NewPetDto } from '@petstore/contract/dto';
 import { ApiKeyHolder } from '../auth/api-key-holder.decorator';
 import type { AppConfig } from '../config/app-config';
+import { publicBaseUrl } from '../config/public-base-url';
 import { RouteRules } from '../http/route-rules';
 import { GET_PET_HEADERS } from './get-pet-headers';
 import { IdempotencyKeyHeader } from './idempotency/idempotency-key.decorator';
@@ -19,13 +21,21 @@ import { PetsService } from './pets.service';
 @ApiTags('pets')
 @Controller('pets')
 export class PetsController {
-  private readonly publicBaseUrl: string;
+  private baseUrl?: string;
 
   constructor(
     private readonly pets: PetsService,
-    config: ConfigService<AppConfig, true>,
-  ) {
-    this.publicBaseUrl = config.get('publicBaseUrl', { infer: true });
+    private readonly config: ConfigService<AppConfig, true>,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  /** Known once the server listens, which it does before any request: the address may be an ephemeral port. */
+  private get publicBaseUrl(): string {
+    this.baseUrl ??= publicBaseUrl(
+      { publicBaseUrl: this.config.get('publicBaseUrl', { infer: true }), port: this.config.get('port', { infer: true }) },
+      this.adapterHost.httpAdapter.getHttpServer().address(),
+    );
+    return this.baseUrl;
   }
 
   @Get()
