@@ -25,12 +25,13 @@ interface OasParameter {
   in: string;
   description?: string;
   required?: boolean;
-  schema: OasSchema & { example?: unknown };
+  example?: unknown;
+  schema: OasSchema & { example?: unknown; default?: unknown };
 }
 interface OasResponse {
   description?: string;
   headers?: Record<string, { schema: OasSchema }>;
-  content?: Record<string, { schema: OasSchema }>;
+  content?: Record<string, { schema: OasSchema; examples?: Record<string, { value: { code: string; message: string; status: number } }> }>;
 }
 interface OasOperation {
   operationId: string;
@@ -97,15 +98,52 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     expect(doc.info.version).toBe('1.0.0');
   });
 
-  it('lists the production and staging servers from configuration, both ending in /v1', () => {
-    expect(doc.servers.map((server) => server.url)).toEqual([PRODUCTION, STAGING]);
+  it('lists this server first (relative, for "Try it out"), then production and staging from configuration, all ending in /v1', () => {
+    expect(doc.servers.map((server) => server.url)).toEqual(['/v1', PRODUCTION, STAGING]);
   });
 
-  it('marks both servers as the public API (x-internal: false) and names their environment', () => {
+  it('marks every server as the public API (x-internal: false) and labels each truthfully', () => {
     expect(doc.servers).toEqual([
+      { url: '/v1', description: expect.stringMatching(/^This server: the one this document was loaded from/), 'x-internal': false },
       { url: PRODUCTION, description: 'Production', 'x-internal': false },
       { url: STAGING, description: 'Staging', 'x-internal': false },
     ]);
+  });
+
+  it('without PUBLIC_BASE_URL, names where the service listens, its port included, never a default port', async () => {
+    const local = await startApp();
+    try {
+      const served = (await (await fetch(`${local.origin}/docs/openapi.json`)).json()) as OasDocument;
+      expect(served.servers).toEqual([
+        expect.objectContaining({ url: '/v1' }),
+        { url: `${local.origin}/v1`, description: 'Production (PUBLIC_BASE_URL is not set, so where this process listens)', 'x-internal': false },
+      ]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('never pre-fills Idempotency-Key: every create would otherwise share one key', () => {
+    const header = parameter('createPet', 'Idempotency-Key');
+    expect(header?.example).toBeUndefined();
+    expect(header?.schema).not.toHaveProperty('example');
+    expect(header?.schema).not.toHaveProperty('default');
+    expect(header?.description).toMatch(/leave it empty/);
+  });
+
+  it('gives every error response examples of its own status, and never the same message twice in an operation', () => {
+    for (const op of operations()) {
+      const seen = new Set<string>();
+      for (const [status, response] of Object.entries(op.responses).filter(([status]) => Number(status) >= 400)) {
+        const examples = Object.values(response.content?.['application/json']?.examples ?? {});
+        expect({ operation: op.operationId, status, examples: examples.length > 0 }).toEqual({ operation: op.operationId, status, examples: true });
+        for (const { value } of examples) {
+          expect({ operation: op.operationId, status: value.status }).toEqual({ operation: op.operationId, status: Number(status) });
+          expect(seen.has(value.message)).toBe(false);
+          seen.add(value.message);
+        }
+      }
+    }
   });
 
   it('has exactly the interface paths, methods and operationIds', () => {

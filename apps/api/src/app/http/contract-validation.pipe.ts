@@ -15,9 +15,8 @@ const WHERE = { body: ['Invalid request body', 'field'], query: ['Invalid query 
 export class ContractValidationPipe implements PipeTransform {
   transform(value: unknown, { type, metatype }: ArgumentMetadata): unknown {
     if ((type !== 'body' && type !== 'query') || !metatype || metatype === Object) return value;
-    const [prefix] = WHERE[type];
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw validationFailed(`${prefix}: it must be a JSON object.`);
+      throw invalidInput(type, ['it must be a JSON object']);
     }
     // Every query parameter of the interface is optional, so an empty query is valid as it stands; most requests
     // send none, and validating an empty object costs a transform and a validation pass each time.
@@ -26,14 +25,18 @@ export class ContractValidationPipe implements PipeTransform {
   }
 }
 
-/** The sentence that refuses the given unknown properties of a body or query. */
-export function describeUnknown(type: 'body' | 'query', keys: readonly string[]): string {
-  const [prefix, noun] = WHERE[type];
-  return `${prefix}: ${keys.map((key) => unknownProperty(key, noun)).join('; ')}.`;
+/** The 400 that refuses a body or query for these problems, each a sentence naming its field or parameter. */
+export function invalidInput(type: 'body' | 'query', problems: readonly string[]) {
+  return validationFailed(`${WHERE[type][0]}: ${problems.join('; ')}.`);
+}
+
+/** The 400 that refuses the given unknown properties of a body or query. */
+export function unknownInput(type: 'body' | 'query', keys: readonly string[]) {
+  return invalidInput(type, keys.map((key) => unknownProperty(key, WHERE[type][1])));
 }
 
 function validated(value: object, type: 'body' | 'query', metatype: new () => object): object {
-  const [prefix, noun] = WHERE[type];
+  const noun = WHERE[type][1];
   const keys = Object.keys(value);
   const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
   // class-transformer drops, without a word, every key the instance inherits (`__proto__`, `constructor`,
@@ -49,7 +52,7 @@ function validated(value: object, type: 'body' | 'query', metatype: new () => ob
     validationError: { target: false, value: false },
   });
   const problems = [...skipped.map((key) => unknownProperty(key, noun)), ...errors.map((e) => describe(e, noun))];
-  if (problems.length > 0) throw validationFailed(`${prefix}: ${problems.join('; ')}.`);
+  if (problems.length > 0) throw invalidInput(type, problems);
   return instance;
 }
 

@@ -2,8 +2,8 @@ import { METHOD_METADATA } from '@nestjs/common/constants';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
 import type { OperationId, Scope } from '@petstore/contract';
-import { ApiException, validationFailed } from '../errors/api-exception';
-import { describeUnknown } from './contract-validation.pipe';
+import { ApiException } from '../errors/api-exception';
+import { unknownInput } from './contract-validation.pipe';
 import { syncHook } from './sync-hook';
 
 /**
@@ -88,13 +88,15 @@ function withHeaders(headers: Readonly<Record<string, string>>): onSendHookHandl
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
+export const unsupportedMediaType = () => new ApiException('unsupported_media_type', 'Content-Type must be application/json.');
+
 function refuseNonJsonBody(request: FastifyRequest): void {
   if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
-    throw new ApiException('unsupported_media_type', 'Content-Type must be application/json.');
+    throw unsupportedMediaType();
   }
 }
 
 function refuseQuery(request: FastifyRequest): void {
   const unknown = Object.keys(request.query as object);
-  if (unknown.length > 0) throw validationFailed(describeUnknown('query', unknown));
+  if (unknown.length > 0) throw unknownInput('query', unknown);
 }

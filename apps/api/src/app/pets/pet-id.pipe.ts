@@ -1,8 +1,11 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { MAX_ID } from '@petstore/contract';
-import { ApiException, validationFailed } from '../errors/api-exception';
+import { validationFailed } from '../errors/api-exception';
+import { petNotFound } from './pet-errors';
 
 const INT64_MAX = 2n ** 63n - 1n;
+
+export const invalidPetId = () => validationFailed('Invalid path parameter: petId must be a base-10 integer (int64).');
 
 /**
  * `petId` is an int64 in the interface. A base-10 integer that no pet can have (0, negative, or beyond the
@@ -13,10 +16,10 @@ const INT64_MAX = 2n ** 63n - 1n;
 export class PetIdPipe implements PipeTransform<string, number> {
   transform(raw: string): number {
     if (!/^-?[0-9]+$/.test(raw) || BigInt(raw) > INT64_MAX || BigInt(raw) < -INT64_MAX - 1n) {
-      throw validationFailed('Invalid path parameter: petId must be a base-10 integer (int64).');
+      throw invalidPetId();
     }
     const id = Number(raw);
-    if (id < 1 || id > MAX_ID) throw new ApiException('not_found', `No pet has id ${raw}.`);
+    if (id < 1 || id > MAX_ID) throw petNotFound(raw);
     return id;
   }
 }

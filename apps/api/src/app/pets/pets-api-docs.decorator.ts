@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, PayloadTooLargeException } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import {
@@ -7,11 +7,22 @@ import {
   GET_PET_SUNSET,
   IDEMPOTENCY_KEY_LENGTH,
   LIST_LIMIT,
+  LIST_LIMIT_RULE,
   MAX_ID,
+  newPetProblems,
   OPERATION_SCOPES,
   type OperationId,
 } from '@petstore/contract';
+import { insufficientScope, unauthorized } from '../auth/bearer-auth.hook';
 import { BASE_URL_MAX_LENGTH } from '../config/app-config';
+import { serviceUnavailable } from '../database/database-failure';
+import { invalidInput, unknownInput } from '../http/contract-validation.pipe';
+import { toErrorResponse } from '../http/error-response';
+import { unsupportedMediaType } from '../http/route-rules';
+import { rateLimited } from '../rate-limit/rate-limits';
+import { invalidIdempotencyKey } from './idempotency/idempotency-key.decorator';
+import { invalidPetId } from './pet-id.pipe';
+import { idempotencyKeyInUse, idempotencyKeyReused, petNotFound } from './pet-errors';
 import {
   fixedHeader,
   type HeaderDocs,
@@ -27,8 +38,17 @@ import { GET_PET_HEADERS } from './get-pet-headers';
 
 // OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.
 
-const error = (status: number, description: string, headers: HeaderDocs) =>
-  ApiResponse({ status, description, type: ErrorDto, headers });
+/** An error response with its examples: each the body the service answers, made by the factory it throws. */
+const error = (status: number, description: string, headers: HeaderDocs, examples: Record<string, [summary: string, thrown: unknown]>) =>
+  ApiResponse({
+    status,
+    description,
+    type: ErrorDto,
+    headers,
+    examples: Object.fromEntries(Object.entries(examples).map(([name, [summary, thrown]]) => [name, { summary, value: toErrorResponse(thrown).body }])),
+  });
+
+type Examples = Parameters<typeof error>[3];
 
 /**
  * The answers of one operation. `own` are the headers the operation sends on every answer; every answer after
@@ -40,24 +60,35 @@ function responses(operation: OperationId, own: HeaderDocs) {
   const scope = OPERATION_SCOPES[operation];
   return {
     authenticated,
-    error: (status: number, description: string, headers?: HeaderDocs) => error(status, description, authenticated(headers)),
+    error: (status: number, description: string, examples: Examples, headers?: HeaderDocs) =>
+      error(status, description, authenticated(headers), examples),
     common: () => [
-      error(401, 'Missing or invalid API key (`unauthorized`).', { ...own, ...UNAUTHORIZED_HEADERS }),
+      error(401, 'Missing or invalid API key (`unauthorized`).', { ...own, ...UNAUTHORIZED_HEADERS }, {
+        unauthorized: ['No key, or one the service does not know', unauthorized()],
+      }),
       error(
         403,
         `The API key is valid but does not hold the \`${scope}\` scope this operation needs (\`insufficient_scope\`).`,
         authenticated(insufficientScopeHeaders(scope)),
+        { insufficient_scope: [`A key without ${scope}`, insufficientScope(scope)] },
       ),
       error(
         429,
         'Too many requests for this key, or too many failed authentications from this address (`rate_limited`).',
         { ...own, ...TOO_MANY_REQUESTS_HEADERS },
+        {
+          per_key: ["Over the key's requests per second", rateLimited('key', 1)],
+          failed_authentications: ['Too many failed authentications from this address', rateLimited('address', 42)],
+        },
       ),
-      error(500, 'The service failed unexpectedly (`internal_error`).', authenticated()),
+      error(500, 'The service failed unexpectedly (`internal_error`).', authenticated(), {
+        internal_error: ['A failure the service did not expect (it is logged with its request id)', new Error('unexpected')],
+      }),
       error(
         503,
         'The database cannot serve right now (`service_unavailable`); retry after `Retry-After`.',
         authenticated(RETRY_AFTER_HEADER),
+        { service_unavailable: ['The database is unreachable, read-only or full', serviceUnavailable()] },
       ),
     ],
   };
@@ -95,7 +126,10 @@ export const ListPetsDocs = () => {
         }),
       }),
     }),
-    answers.error(400, 'A query parameter is invalid or unknown (`validation_failed`).'),
+    answers.error(400, 'A query parameter is invalid or unknown (`validation_failed`).', {
+      limit: ['limit=101', invalidInput('query', [LIST_LIMIT_RULE.refusal('limit', 101)])],
+      unknown_parameter: ['A misspelt parameter: staus=sold', unknownInput('query', ['staus'])],
+    }),
     ...answers.common(),
   );
 };
@@ -115,10 +149,12 @@ export const CreatePetDocs = () => {
       name: 'Idempotency-Key',
       required: false,
       description:
-        'A unique value per intended create (e.g. a UUID), kept 24 hours per API key. A retry with the same key and ' +
-        'an equal body returns the original response; the same key with another body is `422`; a retry while the ' +
-        'first is still running is `409`.',
-      schema: { type: 'string', minLength: IDEMPOTENCY_KEY_LENGTH.min, maxLength: IDEMPOTENCY_KEY_LENGTH.max, pattern: '^[\\x21-\\x7E]+$', example: '4f8a1c52-6a4e-4b7e-9b0a-3f1e2d7c9a10' },
+        'Optional: leave it empty to add a pet without one. Otherwise a new value for each pet you mean to add (a ' +
+        'UUID, say), kept 24 hours per API key: a retry with the same key and an equal body returns the original ' +
+        'response instead of adding another pet; the same key with another body is `422`; a retry while the first is ' +
+        'still running is `409`. Never reuse one value for different pets.',
+      // No example: Swagger UI's "Try it out" would fill it in, and every create after the first would share it.
+      schema: { type: 'string', minLength: IDEMPOTENCY_KEY_LENGTH.min, maxLength: IDEMPOTENCY_KEY_LENGTH.max, pattern: '^[\\x21-\\x7E]+$' },
     }),
     ApiBody({ type: NewPetDto, required: true }),
     ApiResponse({
@@ -138,15 +174,27 @@ export const CreatePetDocs = () => {
       400,
       'The body is missing required fields, has invalid or unknown ones (`validation_failed`), is not JSON ' +
         `(\`malformed_json\`), or \`Idempotency-Key\` is empty or longer than ${IDEMPOTENCY_KEY_LENGTH.max} characters (\`validation_failed\`).`,
+      {
+        invalid_fields: ['Every invalid field at once', invalidInput('body', Object.values(newPetProblems({ name: ' ', categoryId: 2.5 })))],
+        missing_field: ['A required field left out', invalidInput('body', Object.values(newPetProblems({ name: 'Rex' })))],
+        idempotency_key: ['An empty Idempotency-Key', invalidIdempotencyKey('')],
+      },
     ),
     answers.error(
       409,
       'A create with this `Idempotency-Key` is still running (`idempotency_key_in_use`); retry after it.',
+      { idempotency_key_in_use: ['The same key while the first create runs', idempotencyKeyInUse()] },
       RETRY_AFTER_HEADER,
     ),
-    answers.error(422, 'This `Idempotency-Key` was used with a different body (`idempotency_key_reused`).'),
-    answers.error(413, 'The body is larger than 16 KiB (`payload_too_large`).'),
-    answers.error(415, 'The body is not `application/json` (`unsupported_media_type`).'),
+    answers.error(422, 'This `Idempotency-Key` was used with a different body (`idempotency_key_reused`).', {
+      idempotency_key_reused: ['The same key with another body', idempotencyKeyReused()],
+    }),
+    answers.error(413, 'The body is larger than 16 KiB (`payload_too_large`).', {
+      payload_too_large: ['A body over 16 KiB', new PayloadTooLargeException()],
+    }),
+    answers.error(415, 'The body is not `application/json` (`unsupported_media_type`).', {
+      unsupported_media_type: ['Content-Type: text/plain', unsupportedMediaType()],
+    }),
     ...answers.common(),
   );
 };
@@ -172,8 +220,10 @@ export const GetPetDocs = () => {
       schema: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID, example: 42 },
     }),
     ApiResponse({ status: 200, description: 'The animal exists.', type: PetDto, headers: answers.authenticated() }),
-    answers.error(400, '`petId` is not a base-10 integer, or a query parameter was sent (`validation_failed`).'),
-    answers.error(404, 'No animal has this id (`not_found`).'),
+    answers.error(400, '`petId` is not a base-10 integer, or a query parameter was sent (`validation_failed`).', {
+      pet_id: ['/pets/abc', invalidPetId()],
+    }),
+    answers.error(404, 'No animal has this id (`not_found`).', { not_found: ['/pets/42 when there is none', petNotFound(42)] }),
     ...answers.common(),
   );
 };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LIST_LIMIT, type NewPet, type Pet, PetStatus } from '@petstore/contract';
 import type { ListPetsQueryDto } from '@petstore/contract/dto';
-import { ApiException } from '../errors/api-exception';
+import { idempotencyKeyInUse, idempotencyKeyReused, petNotFound } from './pet-errors';
 import { Metrics } from '../metrics/metrics';
 import { type IdempotencyRequest, newClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';
@@ -46,14 +46,11 @@ export class PetsService {
     if (result.outcome === 'created') return { pet: result.pet, replayed: false };
     if (result.outcome === 'in_use') {
       this.metrics.idempotencyConflicts.inc({ reason: 'in_use' });
-      throw keyInUse();
+      throw idempotencyKeyInUse();
     }
     if (result.fingerprint !== claim.fingerprint) {
       this.metrics.idempotencyConflicts.inc({ reason: 'reused' });
-      throw new ApiException(
-        'idempotency_key_reused',
-        'Idempotency-Key was already used with a different request body; send a new key to create another pet.',
-      );
+      throw idempotencyKeyReused();
     }
     this.metrics.idempotentReplays.inc();
     return { pet: await this.getPet(result.petId), replayed: true };
@@ -61,14 +58,7 @@ export class PetsService {
 
   async getPet(id: number): Promise<Pet> {
     const pet = await this.store.findById(id);
-    if (!pet) throw new ApiException('not_found', `No pet has id ${id}.`);
+    if (!pet) throw petNotFound(id);
     return pet;
   }
 }
-
-const keyInUse = () =>
-  new ApiException(
-    'idempotency_key_in_use',
-    'Idempotency-Key belongs to a create that is still running; retry once it has been answered.',
-    { 'retry-after': '1' },
-  );

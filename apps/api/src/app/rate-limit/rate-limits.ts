@@ -108,7 +108,7 @@ export class RateLimits implements OnApplicationShutdown {
     try {
       return headers(limit, await this.count(limit, (limiter) => limiter.consume(holder)));
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw tooMany(limit, rejection, 'Too many requests for this API key');
+      if (rejection instanceof RateLimiterRes) throw tooMany(limit, rejection, 'key');
       throw rejection;
     }
   }
@@ -118,7 +118,7 @@ export class RateLimits implements OnApplicationShutdown {
     const limit = this.perAddressFailures;
     if (!limit) return;
     const state = await this.count(limit, (limiter) => limiter.get(address));
-    if (state && state.consumedPoints >= limit.local.points) throw tooMany(limit, state, 'Too many failed authentications from this address');
+    if (state && state.consumedPoints >= limit.local.points) throw tooMany(limit, state, 'address');
   }
 
   /** Counts a failed authentication; the RateLimit headers of this address's remaining failures, for the 401. */
@@ -181,7 +181,12 @@ function headers(limit: Limit, state: RateLimiterRes): Record<string, string> {
   };
 }
 
-function tooMany(limit: Limit, state: RateLimiterRes, message: string): ApiException {
-  const wait = secondsUntilReset(state);
-  return new ApiException('rate_limited', `${message}; retry in ${wait} s.`, { ...headers(limit, state), 'retry-after': String(wait) });
+const TOO_MANY = { key: 'Too many requests for this API key', address: 'Too many failed authentications from this address' } as const;
+
+/** The 429 of the per-key limit (`key`) or of an address's failed authentications, `waitSeconds` before it resets. */
+export const rateLimited = (which: keyof typeof TOO_MANY, waitSeconds: number, headers: Record<string, string> = {}) =>
+  new ApiException('rate_limited', `${TOO_MANY[which]}; retry in ${waitSeconds} s.`, { ...headers, 'retry-after': String(waitSeconds) });
+
+function tooMany(limit: Limit, state: RateLimiterRes, which: keyof typeof TOO_MANY): ApiException {
+  return rateLimited(which, secondsUntilReset(state), headers(limit, state));
 }

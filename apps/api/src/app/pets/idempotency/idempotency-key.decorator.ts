@@ -8,8 +8,11 @@ import { isValidIdempotencyKey } from './idempotency-key';
 export const IdempotencyKeyHeader = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
   const value = singleHeader(context.switchToHttp().getRequest<FastifyRequest>().raw.rawHeaders, 'idempotency-key');
   if (value === undefined || (value !== REPEATED && isValidIdempotencyKey(value))) return value;
-  throw validationFailed(`Invalid Idempotency-Key header: ${problemWith(value)}; it must be 1 to 255 visible ASCII characters, without spaces.`);
+  throw invalidIdempotencyKey(value);
 });
+
+export const invalidIdempotencyKey = (value: string | typeof REPEATED) =>
+  validationFailed(`Invalid Idempotency-Key header: ${problemWith(value)}; it must be 1 to 255 visible ASCII characters, without spaces.`);
 
 function problemWith(value: string | typeof REPEATED): string {
   if (value === REPEATED) return 'it was sent more than once';
