@@ -1,7 +1,6 @@
 import { type DynamicModule, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import type { Logger as Pino } from 'pino';
 import { API_PREFIX } from '@petstore/contract';
 import { AppModule } from './app.module';
@@ -25,9 +24,11 @@ import { useSecurityHeaders } from './http/security-headers';
 import { syncHook } from './http/sync-hook';
 import { closeWhenStoppingHook, drainConnections } from './http/shutdown.hook';
 import { createLogger } from './logging/create-logger';
+import { NestLogger } from './logging/nest-logger';
 import { useHttpMetrics } from './metrics/http-metrics';
 import { Metrics } from './metrics/metrics';
 import { RateLimits } from './rate-limit/rate-limits';
+import { announceAddresses } from './start-up-line';
 import { builtStorefront, declareStorefrontRoutes, serveStorefront } from './storefront/serve-storefront';
 
 /**
@@ -52,7 +53,7 @@ export async function createApp(
 
 /** Everything between the framework and our handlers: the path of a request, in the order it runs. */
 export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(NestLogger));
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(Metrics);
   // The first request hook of all, so that every answer is counted, whichever hook or layer gives it.
@@ -92,4 +93,5 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useGlobalFilters(new ErrorFilter());
   setupDocs(app, config);
   if (storefront) serveStorefront(fastify, storefront);
+  announceAddresses(fastify, { storefront: Boolean(storefront), configuredBaseUrl: config.publicBaseUrl });
 }

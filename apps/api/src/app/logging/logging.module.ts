@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
+import { NestLogger } from './nest-logger';
 
 /** Nest's own logs (start-up, errors) through the same pino instance that Fastify logs requests with. */
 @Module({})
@@ -17,6 +18,8 @@ export class LoggingModule {
           forRoutes: [],
         }),
       ],
+      providers: [NestLogger],
+      exports: [NestLogger],
     };
   }
 }
