@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 // registry) and drives the running service with it: shared by client-package.spec.ts and registry-round-trip.spec.ts.
 
 const WORKSPACE = join(__dirname, '../../../..');
-const TSC = join(WORKSPACE, 'node_modules/typescript/bin/tsc');
+export const TSC = join(WORKSPACE, 'node_modules/typescript/bin/tsc');
 const execFileAsync = promisify(execFile);
 
 /** Runs a command to completion; on failure, the error carries its output rather than only the exit code. */
@@ -168,7 +168,7 @@ export function expectDriven(result: DriveResult, label: string): void {
   expect(result.aborted).toBe('AbortError');
 }
 
-const STRICT_FLAGS = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom'];
+export const STRICT_FLAGS = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom'];
 
 /**
  * Type-checks CONSUMER_TS with --strict in a sub-folder of `dir` whose package.json says `type`; returns tsc's

@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumRuns, freePort, launchChromium, type NodeProcess, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
+
+// A newcomer's first minutes, as the README tells them: the built service started on a port of their own with nothing
+// configured (no PUBLIC_BASE_URL, no API_KEYS, every interface), its output read for the key and the addresses, then
+// Swagger UI in Chromium at `localhost` and at `127.0.0.1`, and the `next` links followed as given.
+jest.setTimeout(120_000);
+
+(chromiumRuns('the first-ten-minutes browser test') ? describe : describe.skip)('a newcomer’s first ten minutes', () => {
+  let dir: string;
+  let service: NodeProcess;
+  let port: number;
+  let developmentKey: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'petstore-first-minutes-'));
+    port = await freePort();
+    service = await spawnService({
+      // Blank values count as unset: the service's own defaults, as `npm start` gives them, on another port.
+      env: { PORT: String(port), HOST: '', PUBLIC_BASE_URL: '', API_KEYS: '', METRICS_PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'petstore.sqlite')}` },
+    });
+    await waitUntilReady(service);
+    developmentKey = /^\s+(pk_dev_\S+)$/m.exec(service.stderr())?.[1] ?? '';
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (service) await stopNode(service);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints the development key once, and one line saying where the API, Swagger UI and the storefront answer', async () => {
+    expect(developmentKey).toMatch(/^pk_dev_/);
+    const lines = service.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; addresses?: Record<string, string> });
+    const announced = lines.filter((line) => line.addresses);
+    expect(announced).toEqual([
+      expect.objectContaining({
+        msg: `Serving the API at http://localhost:${port}/v1, Swagger UI at http://localhost:${port}/docs and the storefront at http://localhost:${port}/storefront/`,
+        addresses: { api: `http://localhost:${port}/v1`, docs: `http://localhost:${port}/docs`, storefront: `http://localhost:${port}/storefront/` },
+      }),
+    ]);
+    // Nest's narration of its modules and routes stays below info: start-up is a handful of lines, not thirty.
+    expect(lines.length).toBeLessThanOrEqual(6);
+    for (const address of Object.values(announced[0].addresses ?? {})) {
+      const answer = await fetch(address.endsWith('/v1') ? `${address}/pets` : address, { headers: { authorization: `Bearer ${developmentKey}` } });
+      expect({ address, status: answer.status }).toEqual({ address, status: 200 });
+    }
+  });
+
+  it('gives next links that work as given, on the port it listens on', async () => {
+    const headers = { authorization: `Bearer ${developmentKey}`, 'content-type': 'application/json' };
+    for (const name of ['Link one', 'Link two']) {
+      expect((await fetch(`${service.origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) })).status).toBe(201);
+    }
+    const first = await fetch(`http://localhost:${port}/v1/pets?limit=1`, { headers });
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
+    expect(next).toMatch(new RegExp(`^http://localhost:${port}/v1/pets\\?`));
+    const second = await fetch(next ?? '', { headers });
+    expect(second.status).toBe(200);
+  });
+
+  describe.each(['localhost', '127.0.0.1'])('Swagger UI opened at http://%s on its port', (host) => {
+    let page: Page;
+    const operation = (operationId: string) => page.locator(`#operations-pets-${operationId}`);
+
+    /** Presses "Execute" on an expanded operation in "Try it out" mode; the live answer's status and body. */
+    async function execute(operationId: string): Promise<{ status: string; body: string; url: string }> {
+      const block = operation(operationId);
+      const [response] = await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/pets'), block.locator('.btn.execute').click()]);
+      const row = block.locator('.responses-table.live-responses-table .response').first();
+      await row.waitFor();
+      return { status: (await row.locator('.response-col_status').innerText()).trim(), body: await row.locator('.response-col_description').innerText(), url: response.url() };
+    }
+
+    beforeAll(async () => {
+      page = await (await browser.newContext()).newPage();
+      page.setDefaultTimeout(30_000);
+      await page.goto(`http://${host}:${port}/docs`);
+      await page.locator('.opblock').first().waitFor();
+    });
+    afterAll(() => page?.context().close());
+
+    it('offers this server first, labelled as such', async () => {
+      const servers = page.locator('.servers select');
+      expect(await servers.inputValue()).toBe('/v1');
+      expect(await servers.locator('option').first().innerText()).toMatch(/This server/);
+    });
+
+    it('authorizes with the key, adds two different pets (two 201s, no shared Idempotency-Key) and lists them', async () => {
+      await page.locator('.auth-wrapper .btn.authorize').click();
+      const dialog = page.locator('.modal-ux');
+      await dialog.locator('#auth-bearer-value').fill(developmentKey);
+      await dialog.locator('.btn.modal-btn.authorize').click();
+      await dialog.locator('.btn.modal-btn', { hasText: 'Logout' }).waitFor();
+      await dialog.locator('.btn.modal-btn.btn-done').click();
+
+      const create = operation('createPet');
+      await create.locator('.opblock-summary-control').click();
+      await create.locator('.try-out__btn').click();
+      expect(await create.locator('tr[data-param-name="Idempotency-Key"] input').inputValue()).toBe('');
+      const created: string[] = [];
+      for (const name of [`Swagger ${host} one`, `Swagger ${host} two`]) {
+        await create.locator('textarea.body-param__text').fill(JSON.stringify({ name, categoryId: 3 }));
+        const answer = await execute('createPet');
+        expect({ name, status: answer.status }).toEqual({ name, status: '201' });
+        expect(new URL(answer.url).origin).toBe(`http://${host}:${port}`);
+        created.push(name);
+      }
+
+      const list = operation('listPets');
+      await list.locator('.opblock-summary-control').click();
+      await list.locator('.try-out__btn').click();
+      await list.locator('tr[data-param-name="limit"] input').fill('100');
+      const listed = await execute('listPets');
+      expect(listed.status).toBe('200');
+      for (const name of created) expect(listed.body).toContain(name);
+    });
+  });
+});
