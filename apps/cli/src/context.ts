@@ -1,4 +1,5 @@
 import type { PetstoreClient, PetstoreClientOptions } from '@petstore/client';
+import type { OperationId } from '@petstore/contract';
 import type { Command } from 'commander';
 
 /** Everything the CLI touches outside itself, injected so that tests can run it in-process. */
@@ -17,6 +18,9 @@ export type ClientFactory = (options: PetstoreClientOptions) => PetstoreApi;
 export interface CommandContext {
   /** Output for people (tables, notices) and scripts (JSON); stderr has the API key redacted. */
   io: CliIo;
-  /** A client configured from the global options and the environment; a usage error when there is no key. */
-  connect(command: Command): PetstoreApi;
+  /**
+   * A client configured from the global options and the environment, for `command` to call `operation`, which names
+   * the scope a refused key lacks; a usage error when there is no key.
+   */
+  connect(command: Command, operation: OperationId): PetstoreApi;
 }

@@ -1,15 +1,41 @@
-import { InvalidArgumentError } from 'commander';
+import { describeProblem, type FieldRule } from '@petstore/contract';
+import { type Command, InvalidArgumentError } from 'commander';
+import { usageError } from './usage';
 
 /**
- * Commander argument parser for ids, `--category` and `--limit`: a whole number from 1 that JavaScript holds exactly.
- * Further bounds (such as the largest page) are the service's to enforce, so they are not repeated here.
+ * The value of an option or argument, if the contract's `rule` accepts what `read` makes of its text; otherwise a usage
+ * error in the rule's words, naming the option, e.g. "error: --limit must be a whole number from 1 to 100 (got 101)".
+ * Checked in the action rather than as commander parses, so that every option, --api-key included, is known first:
+ * the text is echoed back, and a key typed into the wrong option is then redacted wherever it stood.
  */
-export function parsePositiveInteger(value: string): number {
-  const number = Number(value);
-  if (!/^\d+$/.test(value) || number < 1 || !Number.isSafeInteger(number)) {
-    throw new InvalidArgumentError('Expected a whole number from 1 to 9007199254740991.');
-  }
-  return number;
+export function checked<T>(command: Command, name: string, text: string, rule: FieldRule, read?: (text: string) => unknown): T;
+export function checked<T>(command: Command, name: string, text: string | undefined, rule: FieldRule, read?: (text: string) => unknown): T | undefined;
+export function checked<T>(
+  command: Command,
+  name: string,
+  text: string | undefined,
+  rule: FieldRule,
+  read: (text: string) => unknown = (value) => value,
+): T | undefined {
+  if (text === undefined) return undefined;
+  const value = read(text);
+  const problem = rule.check(value);
+  if (!problem) return value as T;
+  // A length problem already says what it counted; a long value repeated would only bury the sentence.
+  return usageError(command, problem.kind === 'tooLong' ? describeProblem(name, problem) : `${describeProblem(name, problem)} (got ${shown(text)})`);
+}
+
+/**
+ * Text written as a whole number in base 10 (a sign allowed, so that "-1" is out of range) as that number; any other
+ * text as NaN, which the contract's number rules refuse as not a whole number, as they would "1e3" or "0x10".
+ */
+export function wholeNumber(text: string): number {
+  return /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+}
+
+/** Visible ASCII as typed; anything else quoted, so that an empty value, spaces and control characters show. */
+function shown(text: string): string {
+  return /^[\x21-\x7e]+$/.test(text) ? text : JSON.stringify(text);
 }
 
 /** Commander argument parser for the service address: an absolute http(s) URL. */

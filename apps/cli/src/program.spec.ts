@@ -38,7 +38,7 @@ describe(run.name, () => {
       const sut = await runCli(['pets', 'list'], { env: {} });
 
       expect(sut.code).toBe(2);
-      expect(sut.stderr).toMatch(/^error: no API key: pass --api-key or set PETSTORE_API_KEY$/m);
+      expect(sut.stderr).toBe("error: no API key: set PETSTORE_API_KEY to your key (or pass --api-key)\nRun 'petstore pets list --help' for usage.\n");
       expect(sut.clientOptions).toEqual([]);
     });
 
@@ -57,11 +57,11 @@ describe(run.name, () => {
   describe('exit codes', () => {
     it('is 1 for an API error, with the Error body on stderr', async () => {
       const sut = await runCli(['pets', 'list'], {
-        responses: [reply(401, { code: 'unauthorized', message: 'A valid API key is required.', status: 401 })],
+        responses: [reply(503, { code: 'service_unavailable', message: 'The service is stopping.', status: 503 })],
       });
 
       expect(sut.code).toBe(1);
-      expect(sut.stderr).toBe('error: A valid API key is required. (unauthorized, HTTP 401)\n');
+      expect(sut.stderr).toBe('error: The service is stopping. (service_unavailable, HTTP 503)\n');
     });
 
     it('is 1 when the service cannot be reached', async () => {
@@ -73,15 +73,15 @@ describe(run.name, () => {
     });
 
     it.each([
-      [['pets', 'adopt'], /^error: unknown command 'adopt'/],
-      [['pets', 'list', '--verbose'], /^error: unknown option '--verbose'/],
-      [['--url'], /^error: option '--url <url>' argument missing/],
-    ])('is 2 for the usage error %j', async (argv, message) => {
+      [['pets', 'adopt'], "unknown command 'adopt'", 'petstore pets --help'],
+      [['pets', 'list', '--verbose'], "unknown option '--verbose'", 'petstore pets list --help'],
+      [['pets', 'add', '--name', 'Rex'], "required option '--category <id>' not specified", 'petstore pets add --help'],
+      [['--url'], "option '--url <url>' argument missing", 'petstore --help'],
+    ])('is 2 for the usage error %j, followed by the help command of the command that refused it', async (argv, why, help) => {
       const sut = await runCli(argv);
 
       expect(sut.code).toBe(2);
-      expect(sut.stderr).toMatch(message);
-      expect(sut.stderr).toMatch(/\(add --help for usage\)\n$/);
+      expect(sut.stderr).toBe(`error: ${why}\nRun '${help}' for usage.\n`);
     });
 
     it('is 2, with the help on stderr, when no command is given', async () => {
@@ -130,12 +130,47 @@ describe(run.name, () => {
     it.each([
       ['the environment', ['pets', 'get', KEY], { PETSTORE_API_KEY: KEY }],
       ['--api-key', ['--api-key', KEY, 'pets', 'get', KEY], {}],
+      ['--api-key after the option it was typed into', ['pets', 'list', '--limit', KEY, '--api-key', KEY], {}],
     ])('is redacted from errors that echo it back when it comes from %s', async (_source, argv, env) => {
       const sut = await runCli(argv, { env });
 
       expect(sut.code).toBe(2);
-      expect(sut.stderr).toContain("value '[redacted]' is invalid");
+      expect(sut.stderr).toMatch(/^error: .+ \(got \[redacted\]\)\n/);
       expect(sut.stderr).not.toContain(KEY);
+    });
+
+    it('names PETSTORE_API_KEY when the service refuses the key from it (401), not the Authorization header', async () => {
+      const sut = await runCli(['pets', 'list'], {
+        responses: [reply(401, { code: 'unauthorized', message: 'A valid API key is required: send it as "Authorization: Bearer <key>".', status: 401 })],
+      });
+
+      expect(sut.code).toBe(1);
+      expect(sut.stderr).toBe(
+        'error: the service refused the API key in PETSTORE_API_KEY (unauthorized, HTTP 401); set PETSTORE_API_KEY to a valid key (or pass one with --api-key)\n',
+      );
+    });
+
+    it('names --api-key as well as PETSTORE_API_KEY when the refused key came from --api-key', async () => {
+      const sut = await runCli(['pets', 'list', '--api-key', KEY], {
+        env: {},
+        responses: [reply(401, { code: 'unauthorized', message: 'A valid API key is required.', status: 401 })],
+      });
+
+      expect(sut.code).toBe(1);
+      expect(sut.stderr).toBe(
+        'error: the service refused the API key passed with --api-key (unauthorized, HTTP 401); pass a valid key, or set PETSTORE_API_KEY to one and leave --api-key out\n',
+      );
+    });
+
+    it('names the scope the key lacks for the operation of the command (403)', async () => {
+      const sut = await runCli(['pets', 'add', '--name', 'Rex', '--category', '3'], {
+        responses: [reply(403, { code: 'insufficient_scope', message: 'This API key does not hold the "pets:write" scope.', status: 403 })],
+      });
+
+      expect(sut.code).toBe(1);
+      expect(sut.stderr).toBe(
+        "error: the API key in PETSTORE_API_KEY does not hold the pets:write scope that 'petstore pets add' needs (insufficient_scope, HTTP 403); use a key that holds pets:write\n",
+      );
     });
 
     it('never appears in output, whatever the outcome', async () => {

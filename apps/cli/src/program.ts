@@ -1,23 +1,28 @@
-import { LOCAL_BASE_URL, PetstoreApiError, PetstoreError } from '@petstore/client';
-import { API_VERSION } from '@petstore/contract';
+import { LOCAL_BASE_URL, PetstoreError } from '@petstore/client';
+import { API_VERSION, type OperationId } from '@petstore/contract';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerPetsCommands } from './commands/pets';
 import type { CliIo, ClientFactory, PetstoreApi } from './context';
+import { type Connection, describeFailure } from './failures';
 import { parseServiceUrl } from './parsers';
+import { commandLine, EXIT, pointToHelp, usageError } from './usage';
 
 /** Version of the CLI, the interface version it speaks; shown by `--version` and sent in its `User-Agent`. */
 export const CLI_VERSION = API_VERSION;
-
-/** Exit codes: scripts tell a failed call (worth a retry or a look at the service) from a mistaken command line. */
-export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;
 
 interface GlobalOptions {
   url?: string;
   apiKey?: string;
 }
 
-/** The `petstore` program, writing only through `io`, reading only `io.env`, reaching the service through `createClient`. */
-export function createProgram(io: CliIo, createClient: ClientFactory): Command {
+/** The `petstore` program, and the connection its command made, kept for the words of a refused key (failures.ts). */
+interface Cli {
+  program: Command;
+  connection?: Connection;
+}
+
+/** Writes only through `io`, reads only `io.env`, reaches the service through `createClient`. */
+function createCli(io: CliIo, createClient: ClientFactory): Cli {
   // Commander echoes rejected argument values in its errors, so a key typed in the wrong place could be printed back.
   const secrets = new Set<string>();
   if (io.env.PETSTORE_API_KEY) secrets.add(io.env.PETSTORE_API_KEY);
@@ -36,45 +41,51 @@ export function createProgram(io: CliIo, createClient: ClientFactory): Command {
     )
     // Set before the subcommands are made: commander copies these settings into each of them.
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: stderr })
-    .showHelpAfterError('(add --help for usage)');
+    .configureOutput({ writeOut: io.stdout, writeErr: stderr });
   program.on('option:api-key', (key: string) => secrets.add(key));
 
-  registerPetsCommands(program, { io: safeIo, connect: (command) => connect(command, safeIo, createClient) });
-  return program;
+  const cli: Cli = { program };
+  registerPetsCommands(program, {
+    io: safeIo,
+    connect: (command, operation) => {
+      const { client, connection } = connect(command, operation, safeIo, createClient);
+      cli.connection = connection;
+      return client;
+    },
+  });
+  pointToHelp(program);
+  return cli;
 }
 
 /** Runs one command line (without `node` and the script) and resolves to the exit code. */
 export async function run(argv: readonly string[], io: CliIo, createClient: ClientFactory): Promise<number> {
-  const program = createProgram(io, createClient);
+  const cli = createCli(io, createClient);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await cli.program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     // Help and --version also end in a CommanderError, with exit code 0; every other one is a usage error.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     if (!(error instanceof PetstoreError)) throw error;
     // Through the program's writer rather than io.stderr, so that the key is redacted here too.
-    const { writeErr = io.stderr } = program.configureOutput();
-    writeErr(
-      error instanceof PetstoreApiError
-        ? `error: ${error.message} (${error.code}, HTTP ${error.status})\n`
-        : `error: ${error.message}\n`,
-    );
+    const { writeErr = io.stderr } = cli.program.configureOutput();
+    writeErr(describeFailure(error, cli.connection));
     return EXIT.apiError;
   }
 }
 
-function connect(command: Command, io: CliIo, createClient: ClientFactory): PetstoreApi {
-  const { url, apiKey = io.env.PETSTORE_API_KEY } = command.optsWithGlobals<GlobalOptions>();
-  if (!apiKey) return usageError(command, 'error: no API key: pass --api-key or set PETSTORE_API_KEY');
-  return createClient({
+function connect(command: Command, operation: OperationId, io: CliIo, createClient: ClientFactory): { client: PetstoreApi; connection: Connection } {
+  const { url, apiKey: flagKey } = command.optsWithGlobals<GlobalOptions>();
+  const apiKey = flagKey ?? io.env.PETSTORE_API_KEY;
+  if (!apiKey) return usageError(command, 'no API key: set PETSTORE_API_KEY to your key (or pass --api-key)');
+  const client = createClient({
     baseUrl: url ?? serviceUrlFromEnv(command, io.env.PETSTORE_URL) ?? LOCAL_BASE_URL,
     apiKey,
     userAgent: `petstore-cli/${CLI_VERSION}`,
     // The client's warnings (getPet's deprecation) are notices for the person at the terminal, never for stdout.
     logger: { warn: (message) => io.stderr(`${message}\n`) },
   });
+  return { client, connection: { operation, command: commandLine(command), keyFrom: flagKey === undefined ? 'PETSTORE_API_KEY' : '--api-key' } };
 }
 
 function serviceUrlFromEnv(command: Command, value: string | undefined): string | undefined {
@@ -83,10 +94,6 @@ function serviceUrlFromEnv(command: Command, value: string | undefined): string 
     return parseServiceUrl(value);
   } catch (error) {
     if (!(error instanceof InvalidArgumentError)) throw error;
-    return usageError(command, `error: PETSTORE_URL '${value}' is invalid. ${error.message}`);
+    return usageError(command, `PETSTORE_URL '${value}' is invalid. ${error.message}`);
   }
-}
-
-function usageError(command: Command, message: string): never {
-  command.error(message, { exitCode: EXIT.usage, code: 'petstore.usage' });
 }

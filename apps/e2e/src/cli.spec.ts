@@ -1,11 +1,15 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { freePort, type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
 
-const BUILT_CLI = join(__dirname, '../../../dist/apps/cli/main.js');
+const WORKSPACE = join(__dirname, '../../..');
+const BUILT_CLI = join(WORKSPACE, 'dist/apps/cli/main.js');
+const MORE = /^more pets: repeat this command with --cursor ([A-Za-z0-9_-]+) for the next page, or with --all for every page\n$/;
 
 interface Run {
   code: number | null;
@@ -13,12 +17,13 @@ interface Run {
   stderr: string;
 }
 
-
 // The built `petstore` CLI as a user runs it (`node dist/apps/cli/main.js`), against the built service.
 describe('the petstore CLI', () => {
   let dir: string;
   let service: NodeProcess;
   let env: Record<string, string>;
+  /** A stored key that holds only pets:read, made before the service starts. */
+  let readOnlyKey: string;
 
   /** Runs the CLI with exactly `env` (plus PATH), and checks what every run must: the key is never printed. */
   async function petstore(args: string[], runEnv = env): Promise<Run> {
@@ -35,6 +40,15 @@ describe('the petstore CLI', () => {
     return { code, stdout, stderr };
   }
 
+  /** The URLs the service has logged a response to, once it has logged one to `last` (lines are written in order). */
+  async function requestedUrls(last: string): Promise<string[]> {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(50)) {
+      const urls = service.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).url as string | undefined);
+      if (urls.includes(last)) return urls.filter((url): url is string => url !== undefined);
+    }
+    throw new Error(`the service logged no request to ${last}`);
+  }
+
   const seeded = [
     { name: 'Rex', categoryId: 1, status: 'available' },
     { name: 'Bo', categoryId: 2, status: 'pending' },
@@ -46,7 +60,12 @@ describe('the petstore CLI', () => {
   beforeAll(async () => {
     if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run "npx nx build cli" first`);
     dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
-    service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` } });
+    const database = `sqlite:${join(dir, 'db.sqlite')}`;
+    const created = await promisify(execFile)(process.execPath, [join(WORKSPACE, 'dist/apps/api/keys.js'), 'create', '--name', 'cli', '--scopes', 'pets:read'], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: database },
+    });
+    readOnlyKey = created.stdout.trim();
+    service = await spawnService({ env: { API_KEYS: TEST_KEY, DATABASE_URL: database } });
     await waitUntilLive(service);
     env = { PETSTORE_URL: `${service.origin}/v1`, PETSTORE_API_KEY: TEST_KEY };
     // Seeded over HTTP, not through the CLI, so that the listing tests do not depend on the add command.
@@ -112,12 +131,40 @@ describe('the petstore CLI', () => {
       expect(JSON.parse(run.stdout).map((pet: { name: string }) => pet.name)).toEqual(['Rex', 'Mia', 'Oli']);
     });
 
-    it('prints one page of --limit pets and says on stderr that there are more', async () => {
+    it('prints one page of --limit pets and names on stderr the --cursor of the next page', async () => {
       const run = await petstore(['pets', 'list', '--limit', '2']);
 
       expect(run.code).toBe(0);
       expect(run.stdout.trim().split('\n')).toHaveLength(3);
-      expect(run.stderr).toBe('more pets: use --all\n');
+      expect(run.stderr).toMatch(MORE);
+    });
+
+    it('continues page by page with the --cursor that stderr names, until the last page says nothing more', async () => {
+      const names: string[][] = [];
+      const hints: string[] = [];
+      for (let cursor: string[] = []; ; ) {
+        const run = await petstore(['pets', 'list', '--status', 'available', '--limit', '2', ...cursor]);
+        expect(run.code).toBe(0);
+        names.push(run.stdout.trim().split('\n').slice(1).map((line) => line.split(/\s+/)[1]));
+        hints.push(run.stderr);
+        const next = MORE.exec(run.stderr)?.[1];
+        if (next === undefined) break;
+        cursor = ['--cursor', next];
+      }
+
+      expect(names).toEqual([['Rex', 'Mia'], ['Oli']]);
+      expect(hints).toEqual([expect.stringMatching(MORE), '']);
+    });
+
+    it('keeps stdout a bare JSON array with --json, the --cursor of the next page going to stderr', async () => {
+      const first = await petstore(['pets', 'list', '--limit', '3', '--json']);
+      const cursor = MORE.exec(first.stderr)?.[1] ?? 'none';
+      const rest = await petstore(['pets', 'list', '--limit', '3', '--json', '--cursor', cursor]);
+
+      expect(JSON.parse(first.stdout)).toEqual(seeded.slice(0, 3));
+      expect(first.stderr).toMatch(MORE);
+      expect(JSON.parse(rest.stdout)).toEqual(seeded.slice(3));
+      expect(rest.stderr).toBe('');
     });
 
     it('follows every page with --all', async () => {
@@ -179,19 +226,50 @@ describe('the petstore CLI', () => {
       expect(run.stdout).toBe('');
     });
 
-    it('for an invalid pet, with the message of the Error body (400)', async () => {
-      const run = await petstore(['pets', 'add', '--name', '   ', '--category', '1']);
+    it('for an --idempotency-key used before with another pet (422), with the message of the Error body', async () => {
+      const first = await petstore(['pets', 'add', '--name', 'Ray', '--category', '8', '--idempotency-key', 'cli-e2e-422']);
+      const other = await petstore(['pets', 'add', '--name', 'Sam', '--category', '8', '--idempotency-key', 'cli-e2e-422']);
 
-      expect(run).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^error: Invalid request body: name .+ \(validation_failed, HTTP 400\)\n$/) });
+      expect(first.code).toBe(0);
+      expect(other).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^error: .+ \(idempotency_key_reused, HTTP 422\)\n$/) });
     });
 
-    it('for a key the service does not accept (401), without printing that key either', async () => {
+    it('for a key in PETSTORE_API_KEY that the service refuses (401), naming the variable, not printing the key', async () => {
       const wrongKey = 'pk_wrong_0123456789abcdef';
       const run = await petstore(['pets', 'list'], { ...env, PETSTORE_API_KEY: wrongKey });
 
-      expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/^error: .+ \(unauthorized, HTTP 401\)\n$/);
-      expect(run.stdout + run.stderr).not.toContain(wrongKey);
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'error: the service refused the API key in PETSTORE_API_KEY (unauthorized, HTTP 401); set PETSTORE_API_KEY to a valid key (or pass one with --api-key)\n',
+      });
+      expect(run.stderr).not.toContain(wrongKey);
+    });
+
+    it('for a key passed with --api-key that the service refuses (401), naming --api-key and PETSTORE_API_KEY', async () => {
+      const wrongKey = 'pk_wrong_0123456789abcdef';
+      const run = await petstore(['pets', 'list', '--api-key', wrongKey], { PETSTORE_URL: env.PETSTORE_URL });
+
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'error: the service refused the API key passed with --api-key (unauthorized, HTTP 401); pass a valid key, or set PETSTORE_API_KEY to one and leave --api-key out\n',
+      });
+      expect(run.stderr).not.toContain(wrongKey);
+    });
+
+    it('for a key without the scope of the command (403), naming the scope', async () => {
+      const run = await petstore(['pets', 'add', '--name', 'Tom', '--category', '1'], { ...env, PETSTORE_API_KEY: readOnlyKey });
+
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          "error: the API key in PETSTORE_API_KEY does not hold the pets:write scope that 'petstore pets add' needs (insufficient_scope, HTTP 403); use a key that holds pets:write\n",
+      });
+      expect(run.stderr).not.toContain(readOnlyKey);
     });
 
     it('for an address where nothing listens', async () => {
@@ -204,27 +282,49 @@ describe('the petstore CLI', () => {
 
   describe('exit code 2: a usage error, before any request', () => {
     it.each([
-      [['pets', 'adopt'], /unknown command 'adopt'/],
-      [['pets', 'list', '--verbose'], /unknown option '--verbose'/],
-      [['pets', 'list', '--limit', 'ten'], /'--limit <n>' argument 'ten' is invalid/],
-      [['pets', 'list', '--status', 'lost'], /Allowed choices are available, pending, sold/],
-      [['pets', 'get', 'rex'], /value 'rex' is invalid for argument 'id'/],
-      [['pets', 'add', '--name', 'Rex'], /required option '--category <id>' not specified/],
-      [['pets', 'add', '--name', 'Rex', '--category', 'cats'], /'--category <id>' argument 'cats' is invalid/],
-      [['--url', 'localhost:3000', 'pets', 'list'], /'--url <url>' argument 'localhost:3000' is invalid/],
-    ])('for %j', async (args, message) => {
+      [['pets', 'adopt'], "unknown command 'adopt'", 'petstore pets'],
+      [['pets', 'list', '--verbose'], "unknown option '--verbose'", 'petstore pets list'],
+      [['pets', 'list', '--limit', 'ten'], '--limit must be a whole number from 1 to 100 (got ten)', 'petstore pets list'],
+      [['pets', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 100 (got 0)', 'petstore pets list'],
+      [['pets', 'list', '--status', 'lost'], '--status must be one of available, pending, sold (got lost)', 'petstore pets list'],
+      [['pets', 'list', '--cursor', 'p1.1'], '--cursor must contain only the characters A-Z, a-z, 0-9, _ and - (got p1.1)', 'petstore pets list'],
+      [['pets', 'get', 'rex'], 'id must be a whole number from 1 to 9007199254740991 (got rex)', 'petstore pets get'],
+      [['pets', 'add', '--name', 'Rex'], "required option '--category <id>' not specified", 'petstore pets add'],
+      [['pets', 'add', '--name', '   ', '--category', '1'], '--name must not be empty or only whitespace (got "   ")', 'petstore pets add'],
+      [['pets', 'add', '--name', 'Rex', '--category', 'cats'], '--category must be a whole number from 1 to 9007199254740991 (got cats)', 'petstore pets add'],
+      [
+        ['pets', 'add', '--name', 'Rex', '--category', '1', '--idempotency-key', 'order 42'],
+        '--idempotency-key must contain only visible ASCII characters (! to ~, no spaces) (got "order 42")',
+        'petstore pets add',
+      ],
+      [['--url', 'localhost:3000', 'pets', 'list'], "option '--url <url>' argument 'localhost:3000' is invalid. Expected an http or https URL.", 'petstore'],
+    ])('for %j, in words that say why, then the command for its usage', async (args, why, command) => {
       const run = await petstore(args);
 
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(message);
-      expect(run.stdout).toBe('');
+      expect(run).toEqual({ code: 2, stdout: '', stderr: `error: ${why}\nRun '${command} --help' for usage.\n` });
     });
 
-    it('for a missing API key', async () => {
+    it('for --limit 101, refused by the CLI itself: the service sees no request', async () => {
+      const refused = await petstore(['pets', 'list', '--limit', '101']);
+      const accepted = await petstore(['pets', 'list', '--limit', '100']);
+
+      expect(refused).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: "error: --limit must be a whole number from 1 to 100 (got 101)\nRun 'petstore pets list --help' for usage.\n",
+      });
+      expect(accepted.code).toBe(0);
+      expect(await requestedUrls('/v1/pets?limit=100')).not.toContain('/v1/pets?limit=101');
+    });
+
+    it('for a missing API key, naming PETSTORE_API_KEY', async () => {
       const run = await petstore(['pets', 'list'], { PETSTORE_URL: env.PETSTORE_URL });
 
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/^error: no API key: pass --api-key or set PETSTORE_API_KEY$/m);
+      expect(run).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: "error: no API key: set PETSTORE_API_KEY to your key (or pass --api-key)\nRun 'petstore pets list --help' for usage.\n",
+      });
     });
   });
 });

@@ -18,6 +18,7 @@ export {
   SAFE_ID_RULE,
 } from './lib/new-pet-rules';
 export type { FieldProblem, FieldRule, NewPetFieldProblems, NewPetProblems } from './lib/new-pet-rules';
+export { CURSOR_RULE, IDEMPOTENCY_KEY_RULE } from './lib/request-rules';
 export type { OperationId, Scope } from './lib/scopes';
 export {
   API_PREFIX,

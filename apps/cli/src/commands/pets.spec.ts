@@ -29,20 +29,34 @@ describe('pets', () => {
       expect(sut.sent[0].url).toBe(`${BASE}/pets?limit=5&status=pending`);
     });
 
-    it('says on stderr that there are more pets when the page has a next link', async () => {
+    it('names on stderr the --cursor of the next page, and --all, when the page has a next link', async () => {
       const sut = await runCli(['pets', 'list', '--limit', '1'], { responses: [reply(200, [rex], next('c2'))] });
 
       expect(sut.code).toBe(0);
       expect(sut.stdout).toBe('ID  NAME  CATEGORY  STATUS\n1   Rex   3         available\n');
-      expect(sut.stderr).toBe('more pets: use --all\n');
+      expect(sut.stderr).toBe('more pets: repeat this command with --cursor c2 for the next page, or with --all for every page\n');
     });
 
-    it('prints a JSON array and nothing else with --json', async () => {
+    it('prints only a JSON array on stdout with --json, and the same hint on stderr', async () => {
       const sut = await runCli(['pets', 'list', '--json'], { responses: [reply(200, [rex], next('c2'))] });
 
       expect(sut.code).toBe(0);
       expect(JSON.parse(sut.stdout)).toEqual([rex]);
+      expect(sut.stderr).toBe('more pets: repeat this command with --cursor c2 for the next page, or with --all for every page\n');
+    });
+
+    it('says nothing on stderr after the last page', async () => {
+      const sut = await runCli(['pets', 'list', '--json'], { responses: [reply(200, [rex])] });
+
       expect(sut.stderr).toBe('');
+    });
+
+    it('continues from the page that named --cursor, with the same --status and --limit', async () => {
+      const sut = await runCli(['pets', 'list', '--status', 'pending', '--limit', '1', '--cursor', 'c2'], { responses: [reply(200, [bo])] });
+
+      expect(sut.code).toBe(0);
+      expect(sut.sent[0].url).toBe(`${BASE}/pets?limit=1&status=pending&cursor=c2`);
+      expect(sut.stdout).toBe('ID  NAME  CATEGORY  STATUS\n2   Bo    4         pending\n');
     });
 
     it('follows every page with --all, using --limit as the page size', async () => {
@@ -63,15 +77,22 @@ describe('pets', () => {
     });
 
     it.each([
-      [['--limit', 'ten']],
-      [['--limit', '0']],
-      [['--status', 'lost']],
-      [['surplus']],
-    ])('exits 2 without calling the service for %j', async (args) => {
+      ['--limit must be a whole number from 1 to 100 (got 0)', ['--limit', '0']],
+      ['--limit must be a whole number from 1 to 100 (got 101)', ['--limit', '101']],
+      ['--limit must be a whole number from 1 to 100 (got ten)', ['--limit', 'ten']],
+      ['--limit must be a whole number from 1 to 100 (got 1e3)', ['--limit', '1e3']],
+      ['--limit must be a whole number from 1 to 100 (got "")', ['--limit', '', '--all']],
+      ['--status must be one of available, pending, sold (got lost)', ['--status', 'lost']],
+      ['--cursor must contain only the characters A-Z, a-z, 0-9, _ and - (got p1.2)', ['--cursor', 'p1.2']],
+      ['--cursor must not be empty or only whitespace (got " ")', ['--cursor', ' ']],
+      ['--cursor must be at most 40 characters (it has 41)', ['--cursor', 'c'.repeat(41)]],
+      ["option '--cursor <cursor>' cannot be used with option '--all'", ['--cursor', 'c2', '--all']],
+      ["too many arguments for 'list'. Expected 0 arguments but got 1: surplus.", ['surplus']],
+    ])('exits 2 without calling the service: %s', async (why, args) => {
       const sut = await runCli(['pets', 'list', ...args]);
 
       expect(sut.code).toBe(2);
-      expect(sut.stderr).toMatch(/^error: /);
+      expect(sut.stderr).toBe(`error: ${why}\nRun 'petstore pets list --help' for usage.\n`);
       expect(sut.stdout).toBe('');
       expect(sut.sent).toEqual([]);
     });
@@ -108,25 +129,45 @@ describe('pets', () => {
     });
 
     it('exits 1 with the message of the Error body when the service refuses the pet', async () => {
-      const sut = await runCli(['pets', 'add', '--name', ' ', '--category', '3'], {
-        responses: [reply(400, { code: 'validation_failed', message: 'Invalid request body: name is blank.', status: 400 })],
+      const message = 'This Idempotency-Key was used with a different body.';
+      const sut = await runCli(['pets', 'add', '--name', 'Rex', '--category', '3', '--idempotency-key', 'order-42'], {
+        responses: [reply(422, { code: 'idempotency_key_reused', message, status: 422 })],
       });
 
       expect(sut.code).toBe(1);
-      expect(sut.stderr).toBe('error: Invalid request body: name is blank. (validation_failed, HTTP 400)\n');
+      expect(sut.stderr).toBe(`error: ${message} (idempotency_key_reused, HTTP 422)\n`);
       expect(sut.stdout).toBe('');
     });
 
+    it('counts the characters of --name as the service does, in code points', async () => {
+      const name = '🐈'.repeat(100);
+      const sut = await runCli(['pets', 'add', '--name', name, '--category', '3'], { responses: [reply(201, { ...rex, name })] });
+
+      expect(sut.code).toBe(0);
+      expect(sut.sent[0].body).toEqual({ name, categoryId: 3 });
+    });
+
     it.each([
-      [['--category', '3'], /required option '--name <name>'/],
-      [['--name', 'Rex'], /required option '--category <id>'/],
-      [['--name', 'Rex', '--category', 'cats'], /'cats' is invalid/],
-      [['--name', 'Rex', '--category', '3', '--status', 'lost'], /Allowed choices are available, pending, sold/],
-    ])('exits 2 without calling the service for %j', async (args, message) => {
+      ["required option '--name <name>' not specified", ['--category', '3']],
+      ["required option '--category <id>' not specified", ['--name', 'Rex']],
+      ['--name must not be empty or only whitespace (got "")', ['--name', '', '--category', '3']],
+      ['--name must not be empty or only whitespace (got " \\t")', ['--name', ' \t', '--category', '3']],
+      ['--name must be at most 100 characters (it has 101)', ['--name', 'a'.repeat(101), '--category', '3']],
+      ['--name must be at most 100 characters (it has 150)', ['--name', '🐈'.repeat(150), '--category', '3']],
+      ['--category must be a whole number from 1 to 9007199254740991 (got cats)', ['--name', 'Rex', '--category', 'cats']],
+      ['--category must be a whole number from 1 to 9007199254740991 (got 0)', ['--name', 'Rex', '--category', '0']],
+      ['--category must be a whole number from 1 to 9007199254740991 (got 9007199254740992)', ['--name', 'Rex', '--category', '9007199254740992']],
+      ['--status must be one of available, pending, sold (got lost)', ['--name', 'Rex', '--category', '3', '--status', 'lost']],
+      [
+        '--idempotency-key must contain only visible ASCII characters (! to ~, no spaces) (got "order 42")',
+        ['--name', 'Rex', '--category', '3', '--idempotency-key', 'order 42'],
+      ],
+      ['--idempotency-key must be at most 255 characters (it has 256)', ['--name', 'Rex', '--category', '3', '--idempotency-key', 'k'.repeat(256)]],
+    ])('exits 2 without calling the service: %s', async (why, args) => {
       const sut = await runCli(['pets', 'add', ...args]);
 
       expect(sut.code).toBe(2);
-      expect(sut.stderr).toMatch(message);
+      expect(sut.stderr).toBe(`error: ${why}\nRun 'petstore pets add --help' for usage.\n`);
       expect(sut.sent).toEqual([]);
     });
   });
@@ -160,11 +201,11 @@ describe('pets', () => {
       expect(sut.stdout).toBe('');
     });
 
-    it.each([['rex'], ['1.5'], ['-1']])('exits 2 without calling the service for the id %j', async (id) => {
+    it.each(['rex', '1.5', '-1', '0', '9007199254740992'])('exits 2 without calling the service for the id %j', async (id) => {
       const sut = await runCli(['pets', 'get', id]);
 
       expect(sut.code).toBe(2);
-      expect(sut.stderr).toMatch(/argument 'id'/);
+      expect(sut.stderr).toBe(`error: id must be a whole number from 1 to 9007199254740991 (got ${id})\nRun 'petstore pets get --help' for usage.\n`);
       expect(sut.sent).toEqual([]);
     });
   });

@@ -1,20 +1,33 @@
-import { type Pet, PetStatus } from '@petstore/client';
+import type { Pet, PetStatus } from '@petstore/client';
+import {
+  CURSOR_RULE,
+  IDEMPOTENCY_KEY_RULE,
+  LIST_LIMIT,
+  LIST_LIMIT_RULE,
+  PET_NAME_RULE,
+  PET_STATUS_RULE,
+  PET_STATUSES,
+  SAFE_ID_RULE,
+} from '@petstore/contract';
 import { type Command, Option } from 'commander';
 import type { CliIo, CommandContext } from '../context';
-import { parsePositiveInteger } from '../parsers';
+import { checked, wholeNumber } from '../parsers';
 import { formatTable } from '../table';
 
+// Options arrive as the text typed and are checked by the contract's rules in each action, before anything is sent.
+
 interface ListOptions {
-  status?: PetStatus;
-  limit?: number;
+  status?: string;
+  limit?: string;
+  cursor?: string;
   all?: boolean;
   json?: boolean;
 }
 
 interface AddOptions {
   name: string;
-  category: number;
-  status?: PetStatus;
+  category: string;
+  status?: string;
   idempotencyKey?: string;
   json?: boolean;
 }
@@ -26,53 +39,70 @@ export function registerPetsCommands(program: Command, { io, connect }: CommandC
   pets
     .command('list')
     .description('list pets ordered by id: one page, or every page with --all')
-    .addOption(statusOption('only pets with this status'))
-    .option('--limit <n>', 'pets per page (the service accepts 1 to 100 and defaults to 20)', parsePositiveInteger)
+    .option('--status <status>', `only pets with this status: ${PET_STATUSES.join(', ')}`)
+    .option('--limit <n>', `pets per page, ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (the service defaults to ${LIST_LIMIT.default})`)
+    .addOption(new Option('--cursor <cursor>', 'the next page: the cursor the page before named on stderr').conflicts('all'))
     .option('--all', 'follow every page to the end')
     .option('--json', 'print a JSON array instead of a table')
+    .addHelpText(
+      'after',
+      '\nWhen more pets follow a page, stderr names the cursor of the next one: repeat the command\n' +
+        'with --cursor <cursor>, or use --all. With --json too, whose stdout stays a JSON array.',
+    )
     .action(async (options: ListOptions, command: Command) => {
-      const client = connect(command);
+      const status = checked<PetStatus>(command, '--status', options.status, PET_STATUS_RULE);
+      const limit = checked<number>(command, '--limit', options.limit, LIST_LIMIT_RULE, wholeNumber);
+      const cursor = checked<string>(command, '--cursor', options.cursor, CURSOR_RULE);
+      const client = connect(command, 'listPets');
       if (options.all) {
         const all: Pet[] = [];
-        for await (const pet of client.iteratePets({ status: options.status, pageSize: options.limit })) all.push(pet);
+        for await (const pet of client.iteratePets({ status, pageSize: limit })) all.push(pet);
         printPets(io, all, options.json);
         return;
       }
-      const page = await client.listPets({ status: options.status, limit: options.limit });
+      const page = await client.listPets({ status, limit, cursor });
       printPets(io, page.pets, options.json);
-      // On stderr, so that piping the table still gets only pets; JSON callers follow pages with --all.
-      if (page.nextCursor !== null && !options.json) io.stderr('more pets: use --all\n');
+      // On stderr, so that a table or JSON piped on holds only pets; but also with --json, so that a person piping
+      // it to another program learns that the array is one page of several.
+      if (page.nextCursor !== null) {
+        io.stderr(`more pets: repeat this command with --cursor ${page.nextCursor} for the next page, or with --all for every page\n`);
+      }
     });
 
   pets
     .command('add')
     .description('add a pet and print it with the id the service gave it')
-    .requiredOption('--name <name>', "the pet's name")
-    .requiredOption('--category <id>', 'id of its category', parsePositiveInteger)
-    .addOption(statusOption('its status (the service defaults to available)'))
-    .option('--idempotency-key <key>', 'repeat this command with the same key and it adds the pet once (kept 24 hours)')
+    .requiredOption('--name <name>', "the pet's name: 1 to 100 characters, not only spaces")
+    .requiredOption('--category <id>', 'id of its category, a whole number from 1')
+    .option('--status <status>', `its status: ${PET_STATUSES.join(', ')} (the service defaults to available)`)
+    .option(
+      '--idempotency-key <key>',
+      'repeat this command with the same key and it adds the pet once (kept 24 hours): 1 to 255 visible ASCII characters, no spaces',
+    )
     .option('--json', 'print the pet as JSON instead of a table')
     .action(async (options: AddOptions, command: Command) => {
-      const newPet = { name: options.name, categoryId: options.category, status: options.status };
-      const pet = await connect(command).createPet(newPet, { idempotencyKey: options.idempotencyKey });
+      const newPet = {
+        name: checked<string>(command, '--name', options.name, PET_NAME_RULE),
+        categoryId: checked<number>(command, '--category', options.category, SAFE_ID_RULE, wholeNumber),
+        status: checked<PetStatus>(command, '--status', options.status, PET_STATUS_RULE),
+      };
+      const idempotencyKey = checked<string>(command, '--idempotency-key', options.idempotencyKey, IDEMPOTENCY_KEY_RULE);
+      const pet = await connect(command, 'createPet').createPet(newPet, { idempotencyKey });
       printPets(io, pet, options.json);
     });
 
   pets
     .command('get')
     .description('get one pet by id (deprecated by the service: prefer "pets list --status")')
-    .argument('<id>', 'the id of the pet', parsePositiveInteger)
+    .argument('<id>', 'the id of the pet, a whole number from 1')
     .option('--json', 'print the pet as JSON instead of a table')
-    .action(async (id: number, options: { json?: boolean }, command: Command) => {
+    .action(async (text: string, options: { json?: boolean }, command: Command) => {
+      const id = checked<number>(command, 'id', text, SAFE_ID_RULE, wholeNumber);
       // Deprecated, but still served and still the only lookup by id; the client's one-time warning, which goes to
       // stderr through the logger, is this command's deprecation notice.
-      const pet = await connect(command).getPet(id);
+      const pet = await connect(command, 'getPet').getPet(id);
       printPets(io, pet, options.json);
     });
-}
-
-function statusOption(description: string): Option {
-  return new Option('--status <status>', description).choices(Object.values(PetStatus));
 }
 
 /** A list prints as a JSON array, one pet as the object itself; either as a table for people. */

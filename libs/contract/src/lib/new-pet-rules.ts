@@ -18,7 +18,9 @@ export type FieldProblem =
   /** Not a whole number at all; `quoted` when a JSON string was sent where a JSON number belongs. */
   | { readonly kind: 'notWholeNumber'; readonly min: number; readonly max: number; readonly quoted: boolean }
   | { readonly kind: 'outOfRange'; readonly min: number; readonly max: number }
-  | { readonly kind: 'notOneOf'; readonly values: readonly string[] };
+  | { readonly kind: 'notOneOf'; readonly values: readonly string[] }
+  /** A character outside the set the value is written in: visible ASCII (%x21-7E), or base64url's A-Z a-z 0-9 _ -. */
+  | { readonly kind: 'disallowedCharacters'; readonly allowed: 'visibleAscii' | 'base64url' };
 
 /** A field's rule: what it refuses and why; the service's sentence names the field. */
 export interface FieldRule {
@@ -53,6 +55,10 @@ export function describeProblem(field: string, problem: FieldProblem): string {
       return `${field} must be a whole number from ${problem.min} to ${problem.max}`;
     case 'notOneOf':
       return `${field} must be one of ${problem.values.join(', ')}`;
+    case 'disallowedCharacters':
+      return problem.allowed === 'visibleAscii'
+        ? `${field} must contain only visible ASCII characters (! to ~, no spaces)`
+        : `${field} must contain only the characters A-Z, a-z, 0-9, _ and -`;
   }
 }
 
