@@ -62,7 +62,8 @@ export function describeProblem(field: string, problem: FieldProblem): string {
   }
 }
 
-function fieldRule(check: (value: unknown) => FieldProblem | undefined): FieldRule {
+/** A rule made from its check: what it accepts and how the service refuses follow from it. */
+export function fieldRule(check: (value: unknown) => FieldProblem | undefined): FieldRule {
   return {
     check,
     accepts: (value) => check(value) === undefined,

@@ -1,5 +1,5 @@
 import { CURSOR_LENGTH, IDEMPOTENCY_KEY_LENGTH } from './interface';
-import { codePointLength, describeProblem, type FieldProblem, type FieldRule } from './new-pet-rules';
+import { codePointLength, type FieldProblem, type FieldRule, fieldRule } from './new-pet-rules';
 
 // The rules of the two opaque strings a request may carry, listPets' `cursor` and createPet's `Idempotency-Key`: the
 // bounds the service holds them to (pets/pet-cursor.ts, pets/idempotency/idempotency-key.ts), so that a client or the
@@ -12,7 +12,7 @@ type Alphabet = Extract<FieldProblem, { kind: 'disallowedCharacters' }>['allowed
  * in the order the service names them. Both strings are at least 1 character long, which refusing a blank one covers.
  */
 function textRule(maxLength: number, alphabet: Alphabet, written: RegExp): FieldRule {
-  const check = (value: unknown): FieldProblem | undefined => {
+  return fieldRule((value) => {
     if (value === undefined) return { kind: 'missing' };
     if (typeof value !== 'string') return { kind: 'notString' };
     if (!/\S/u.test(value)) return { kind: 'blank' };
@@ -20,16 +20,7 @@ function textRule(maxLength: number, alphabet: Alphabet, written: RegExp): Field
     if (characters > maxLength) return { kind: 'tooLong', max: maxLength, length: characters };
     if (!written.test(value)) return { kind: 'disallowedCharacters', allowed: alphabet };
     return undefined;
-  };
-  // Made as new-pet-rules.ts makes its rules, whose maker it keeps to itself.
-  return {
-    check,
-    accepts: (value) => check(value) === undefined,
-    refusal: (field, value) => {
-      const problem = check(value);
-      return problem ? describeProblem(field, problem) : `${field} is valid`;
-    },
-  };
+  });
 }
 
 /**
