@@ -154,9 +154,10 @@ describe('hardening', () => {
       const policy = csp(response);
       expect(policy['style-src']).toContain("'unsafe-inline'");
       expect(policy['img-src']).toEqual(expect.arrayContaining(["'self'", 'data:']));
-      // The document's servers are the origins "Try it out" calls.
+      // The document's servers are the origins "Try it out" calls: 'self' for the first, relative, the others by name.
       const document = (await (await send(sut, '/docs/openapi.json')).json()) as { servers: Array<{ url: string }> };
-      const origins = document.servers.map(({ url }) => new URL(url).origin);
+      expect(document.servers[0].url).toBe('/v1');
+      const origins = document.servers.slice(1).map(({ url }) => new URL(url).origin);
       expect(policy['connect-src']).toEqual(["'self'", ...origins]);
     });
 

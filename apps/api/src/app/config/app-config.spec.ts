@@ -14,7 +14,8 @@ describe(loadConfig.name, () => {
       database: { type: 'sqlite', path: './data/petstore.sqlite', poolSize: 10, connectTimeoutMs: 5000, statementTimeoutMs: 5000 },
       apiKeys: [KEY],
       developmentKey: undefined,
-      publicBaseUrl: 'http://localhost:3000/v1',
+      // Unset: clients are told where the process listens (public-base-url.ts).
+      publicBaseUrl: undefined,
       stagingBaseUrl: undefined,
       rateLimitRps: 100,
       authFailuresPerMinute: 30,
