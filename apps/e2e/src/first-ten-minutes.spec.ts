@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -9,6 +10,8 @@ import { chromiumRuns, freePort, launchChromium, type NodeProcess, spawnService,
 // Swagger UI in Chromium at `localhost` and at `127.0.0.1`, and the `next` links followed as given.
 jest.setTimeout(120_000);
 
+const CLI = join(__dirname, '../../../dist/apps/cli/main.js');
+
 (chromiumRuns('the first-ten-minutes browser test') ? describe : describe.skip)('a newcomer’s first ten minutes', () => {
   let dir: string;
   let service: NodeProcess;
@@ -17,6 +20,7 @@ jest.setTimeout(120_000);
   let browser: Browser;
 
   beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npx nx build cli" first`);
     dir = mkdtempSync(join(tmpdir(), 'petstore-first-minutes-'));
     port = await freePort();
     service = await spawnService({
@@ -36,6 +40,9 @@ jest.setTimeout(120_000);
 
   it('prints the development key once, and one line saying where the API, Swagger UI and the storefront answer', async () => {
     expect(developmentKey).toMatch(/^pk_dev_/);
+    // Log lines reach a pipe in batches, at least once a second: wait for the line rather than for a time.
+    const deadline = Date.now() + 30_000;
+    while (!service.stdout().includes('"addresses"') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     const lines = service.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; addresses?: Record<string, string> });
     const announced = lines.filter((line) => line.addresses);
     expect(announced).toEqual([
@@ -62,6 +69,37 @@ jest.setTimeout(120_000);
     expect(next).toMatch(new RegExp(`^http://localhost:${port}/v1/pets\\?`));
     const second = await fetch(next ?? '', { headers });
     expect(second.status).toBe(200);
+  });
+
+  describe('the petstore CLI, as docs/api.md runs it', () => {
+    const petstore = (args: string[], env: Record<string, string>) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', PETSTORE_URL: `http://localhost:${port}/v1`, ...env } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+
+    it('adds and lists a pet with the printed key', async () => {
+      const added = await petstore(['pets', 'add', '--name', 'Cli Rex', '--category', '2'], { PETSTORE_API_KEY: developmentKey });
+      expect(added).toMatchObject({ code: 0, stdout: expect.stringContaining('Cli Rex') });
+      const listed = await petstore(['pets', 'list', '--all'], { PETSTORE_API_KEY: developmentKey });
+      expect(listed).toMatchObject({ code: 0, stdout: expect.stringContaining('Cli Rex') });
+    });
+
+    it.each([
+      [['pets', 'list', '--limit', '101'], { PETSTORE_API_KEY: 'pk_dev_unused_0123456789' }, 2, /--limit must be a whole number from 1 to 100 \(got 101\)\nRun 'petstore pets list --help' for usage\./],
+      [['pets', 'add', '--name', ' ', '--category', '1'], { PETSTORE_API_KEY: 'pk_dev_unused_0123456789' }, 2, /--name must not be empty or only whitespace/],
+      [['pets', 'list'], {}, 2, /set PETSTORE_API_KEY/],
+      [['pets', 'list'], { PETSTORE_API_KEY: 'pk_wrong_0123456789abcdef' }, 1, /refused the API key in PETSTORE_API_KEY/],
+    ])('refuses %j in words that say what to do', async (args, env, code, words) => {
+      const run = await petstore(args, env as Record<string, string>);
+      expect(run.code).toBe(code);
+      expect(run.stderr).toMatch(words);
+      expect(run.stdout).toBe('');
+    });
   });
 
   describe.each(['localhost', '127.0.0.1'])('Swagger UI opened at http://%s on its port', (host) => {
