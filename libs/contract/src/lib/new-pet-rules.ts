@@ -123,11 +123,17 @@ export const PET_STATUS_RULE: FieldRule = fieldRule((value) =>
   (PET_STATUSES as readonly unknown[]).includes(value) ? undefined : { kind: 'notOneOf', values: PET_STATUSES },
 );
 
-export const isPetName = (value: unknown): value is string => PET_NAME_RULE.accepts(value);
+export function isPetName(value: unknown): value is string {
+  return PET_NAME_RULE.accepts(value);
+}
 
-export const isSafeId = (value: unknown): value is number => SAFE_ID_RULE.accepts(value);
+export function isSafeId(value: unknown): value is number {
+  return SAFE_ID_RULE.accepts(value);
+}
 
-export const isPetStatus = (value: unknown): value is PetStatus => PET_STATUS_RULE.accepts(value);
+export function isPetStatus(value: unknown): value is PetStatus {
+  return PET_STATUS_RULE.accepts(value);
+}
 
 /** What is wrong with a new pet's fields, by field, as problems an app may put in its own words. */
 export type NewPetFieldProblems = Partial<Record<keyof NewPet, FieldProblem>>;
