@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
-import { IDEMPOTENCY_KEY_LENGTH } from '@petstore/contract';
+import { IDEMPOTENCY_KEY_RULE } from '@petstore/contract';
 
 /** How long a key is remembered: a retry within this gets the original answer, a later one creates anew. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
-
-/** Visible ASCII characters (%x21-7E): no spaces, so repeated headers, joined with ", ", are refused too. */
-const VALID_KEY = new RegExp(`^[\\x21-\\x7e]{${IDEMPOTENCY_KEY_LENGTH.min},${IDEMPOTENCY_KEY_LENGTH.max}}$`);
 
 /** An Idempotency-Key as sent, with who sent it. */
 export interface IdempotencyRequest {
@@ -22,7 +19,11 @@ export interface IdempotencyClaim extends IdempotencyRequest {
   createdAt: number;
 }
 
-export const isValidIdempotencyKey = (value: string): boolean => VALID_KEY.test(value);
+/**
+ * 1 to 255 visible ASCII characters (%x21-7E), the contract's rule, which the CLI checks before sending: no spaces, so
+ * repeated headers, joined with ", ", are refused too.
+ */
+export const isValidIdempotencyKey = (value: string): boolean => IDEMPOTENCY_KEY_RULE.accepts(value);
 
 /**
  * The claim of a create sent with a key. `body` is the body as sent, not as completed with defaults: a retry must send
