@@ -51,6 +51,16 @@ describe('compose.yaml, as Docker Compose reads it', () => {
     expect(Object.keys(COMPOSE.services.haproxy.depends_on ?? {}).sort()).toEqual(OURS);
   });
 
+  it("tells callers HAProxy's published port, where they reach the instances, for next links and the document", () => {
+    // "127.0.0.1:${PETSTORE_PORT:-8080}:8080": the host's port between the address and the container's.
+    const mapping = (COMPOSE.services.haproxy as { ports?: string[] }).ports?.[0] ?? '';
+    const published = mapping.slice(mapping.indexOf(':') + 1, mapping.lastIndexOf(':'));
+    expect(published).toBe('${PETSTORE_PORT:-8080}');
+    for (const name of OURS) {
+      expect({ name, told: COMPOSE.services[name].environment?.PUBLIC_BASE_URL }).toEqual({ name, told: `http://localhost:${published}/v1` });
+    }
+  });
+
   it('hands the keys and the database password over as secrets, each read through a _FILE variable, none in the environment', () => {
     const used = new Set<string>();
     for (const [name, service] of SERVICES) {
