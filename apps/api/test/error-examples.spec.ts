@@ -71,6 +71,10 @@ describe('the OpenAPI document’s error examples', () => {
       jest.spyOn(store, 'insert').mockRejectedValue(new Error('unexpected'));
       return send(op);
     },
+    '503 read_only': (op) => {
+      jest.spyOn(sut.app.get(DatabaseConnection), 'writable', 'get').mockReturnValue(false);
+      return send(op);
+    },
     '503 service_unavailable': (op) => {
       jest.spyOn(sut.app.get(DatabaseConnection), 'serving', 'get').mockReturnValue(false);
       return send(op);

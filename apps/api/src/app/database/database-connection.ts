@@ -1,7 +1,7 @@
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { DatabaseDialect } from './database-dialect';
-import { isDatabaseUnavailable, serviceUnavailable } from './database-failure';
+import { databaseReadOnly, isDatabaseUnavailable, isReadOnlyDatabase, serviceUnavailable } from './database-failure';
 import { DatabaseWatch } from './database-watch';
 import { withDeadline } from '../timing/deadline';
 
@@ -34,9 +34,14 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
     this.deadlineMs = dialect.operationDeadlineMs();
   }
 
-  /** Ready, and not known to be silent now: what readiness reports, and what an operation needs. */
+  /** Ready, and not known to be silent now: what a read needs. */
   get serving(): boolean {
     return this.ready && (this.watch?.reachable ?? true);
+  }
+
+  /** Serving, and not known to refuse writes now: what readiness reports, and what a write needs. */
+  get writable(): boolean {
+    return this.serving && (this.watch?.writable ?? true);
   }
 
   /** One attempt before the app listens, so that a healthy start is ready at once; then retries in the background. */
@@ -101,6 +106,17 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
    */
   async run<T>(operation: () => Promise<T>): Promise<T> {
     this.assertServing();
+    return this.running(operation);
+  }
+
+  /** run(), for an operation that writes: a 503 at once while the database is known to take no writes. */
+  async runWrite<T>(operation: () => Promise<T>): Promise<T> {
+    this.assertServing();
+    if (!this.writable) throw databaseReadOnly();
+    return this.running(operation);
+  }
+
+  private async running<T>(operation: () => Promise<T>): Promise<T> {
     try {
       const running = operation();
       // Until it settles, even past its deadline: closing waits for it, as it may still commit.
@@ -109,6 +125,10 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
       running.then(settled, settled);
       return await (this.deadlineMs === undefined ? running : withDeadline(running, this.deadlineMs, serviceUnavailable));
     } catch (error) {
+      if (isReadOnlyDatabase(error)) {
+        this.watch?.sawReadOnly('a write was refused');
+        throw databaseReadOnly();
+      }
       throw isDatabaseUnavailable(error) ? serviceUnavailable() : error;
     }
   }

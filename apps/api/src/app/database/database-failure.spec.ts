@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './database-failure';
+import { isDatabaseUnavailable, isReadOnlyDatabase } from './database-failure';
 
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 
@@ -17,6 +17,9 @@ describe(isDatabaseUnavailable.name, () => {
     ['a client read timeout', new Error('Query read timeout')],
     ['a closed data source', Object.assign(new Error('x'), { name: 'CannotExecuteNotConnectedError' })],
     ['an uninitialised driver', new Error('Driver not Connected')],
+    ['a read-only transaction (a demoted primary)', { name: 'QueryFailedError', message: 'cannot execute INSERT in a read-only transaction', code: '25006', driverError: { code: '25006' } }],
+    ['PostgreSQL refusing connections while starting', { name: 'QueryFailedError', message: 'x', driverError: { code: '57P03' } }],
+    ['a query runner released by a failed transaction', Object.assign(new Error('x'), { name: 'QueryRunnerProviderAlreadyReleasedError' })],
   ])('treats %s as unavailable', (_label, error) => expect(isDatabaseUnavailable(error)).toBe(true));
 
   it.each([
@@ -27,4 +30,13 @@ describe(isDatabaseUnavailable.name, () => {
     ['a string', 'boom'],
     ['null', null],
   ])('treats %s as a failure of ours', (_label, error) => expect(isDatabaseUnavailable(error)).toBe(false));
+});
+
+describe(isReadOnlyDatabase.name, () => {
+  it('knows SQLSTATE 25006 on the error or its driver error', () => {
+    expect(isReadOnlyDatabase(withCode('25006'))).toBe(true);
+    expect(isReadOnlyDatabase({ name: 'QueryFailedError', driverError: { code: '25006' } })).toBe(true);
+  });
+
+  it.each([withCode('57P01'), withCode('SQLITE_READONLY'), null, 'boom'])('is false for %j', (error) => expect(isReadOnlyDatabase(error)).toBe(false));
 });

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { DatabaseWatch, type Heartbeat } from './database-watch';
+import { type BeatAnswer, DatabaseWatch, type Heartbeat } from './database-watch';
 
 describe(DatabaseWatch.name, () => {
-  let beats: Array<{ deadlineMs: number; settle: (error?: Error) => void }>;
+  let beats: Array<{ deadlineMs: number; settle: (error?: Error, answer?: BeatAnswer) => void }>;
   let heartbeat: Heartbeat;
   let evictions: number;
   let sut: DatabaseWatch;
@@ -14,7 +14,8 @@ describe(DatabaseWatch.name, () => {
     beats = [];
     evictions = 0;
     heartbeat = {
-      beat: (deadlineMs) => new Promise<void>((resolve, reject) => beats.push({ deadlineMs, settle: (error) => (error ? reject(error) : resolve()) })),
+      beat: (deadlineMs) =>
+        new Promise<BeatAnswer>((resolve, reject) => beats.push({ deadlineMs, settle: (error, answer) => (error ? reject(error) : resolve(answer)) })),
       stop: jest.fn(),
     };
     sut = new DatabaseWatch(heartbeat, () => (evictions += 1), { everyMs: 500, deadlineMs: 1_000 });
@@ -26,8 +27,8 @@ describe(DatabaseWatch.name, () => {
     jest.useRealTimers();
   });
 
-  const settleBeat = async (index: number, error?: Error) => {
-    beats[index].settle(error);
+  const settleBeat = async (index: number, error?: Error, answer?: BeatAnswer) => {
+    beats[index].settle(error, answer);
     await jest.advanceTimersByTimeAsync(0);
   };
 
@@ -58,6 +59,32 @@ describe(DatabaseWatch.name, () => {
     await settleBeat(2);
     expect(sut.reachable).toBe(true);
     expect(Logger.prototype.log).toHaveBeenCalledTimes(1);
+  });
+
+  it('marks the database read-only when a heartbeat finds it so, evicts the pool once, and writable at the first writable answer', async () => {
+    await jest.advanceTimersByTimeAsync(500);
+    await settleBeat(0, undefined, { writable: false });
+    expect({ reachable: sut.reachable, writable: sut.writable, evictions }).toEqual({ reachable: true, writable: false, evictions: 1 });
+    await jest.advanceTimersByTimeAsync(500);
+    await settleBeat(1, undefined, { writable: false });
+    expect(evictions).toBe(1);
+    expect(Logger.prototype.warn).toHaveBeenCalledTimes(1);
+    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.stringContaining('read-only'));
+
+    await jest.advanceTimersByTimeAsync(500);
+    await settleBeat(2, undefined, { writable: true });
+    expect(sut.writable).toBe(true);
+    expect(Logger.prototype.log).toHaveBeenCalledWith('Database writable again; serving creates');
+  });
+
+  it('marks the database read-only at once when a write is refused as read-only, until a heartbeat says otherwise', async () => {
+    sut.sawReadOnly('a write was refused');
+    sut.sawReadOnly('a write was refused');
+    expect({ writable: sut.writable, evictions }).toEqual({ writable: false, evictions: 1 });
+    expect(Logger.prototype.warn).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(500);
+    await settleBeat(0);
+    expect(sut.writable).toBe(true);
   });
 
   it('stops beating and closes the heartbeat when stopped', async () => {

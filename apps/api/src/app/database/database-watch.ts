@@ -1,9 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { Repeating } from '../timing/repeating';
 
+/** What a heartbeat learnt besides the answer itself: whether the server takes writes (undefined: not asked). */
+export type BeatAnswer = { writable: boolean } | undefined;
+
 /** One check that a database answers, on a connection of its own; rejects when it does not within the deadline. */
 export interface Heartbeat {
-  beat(deadlineMs: number): Promise<void>;
+  beat(deadlineMs: number): Promise<BeatAnswer>;
   /** Closes its connection, without waiting on a server that may not answer. */
   stop(): void;
 }
@@ -21,8 +24,10 @@ export const WATCH_TIMING: WatchTiming = { everyMs: 500, deadlineMs: 1_000 };
  * Watches a database reached over the network, so that a silent one (packets dropped, no reset) is known within a
  * second or two rather than when every request has timed out. A heartbeat runs on a connection of its own, one at a
  * time; one that is not answered within its deadline marks the database unreachable, which makes operations answer
- * 503 at once and drops the pool's connections (`onUnreachable`); the next heartbeat that is answered marks it
- * reachable again. Logged once per change.
+ * 503 at once and drops the pool's connections (`evict`); the next heartbeat that is answered marks it reachable
+ * again. A database that answers but takes no writes (a standby, a demoted primary) is marked read-only the same way,
+ * by a heartbeat or by a write it refused, and the connections that reached it are dropped: writes answer 503 and
+ * readiness is red until a heartbeat finds it writable, while reads go on. Logged once per change.
  */
 export class DatabaseWatch {
   private readonly logger = new Logger('Database');
@@ -30,10 +35,12 @@ export class DatabaseWatch {
   private stopped = false;
   /** False from a heartbeat that went unanswered until one is answered. */
   reachable = true;
+  /** False from a read-only answer (a heartbeat's, or a refused write) until a heartbeat finds the database writable. */
+  writable = true;
 
   constructor(
     private readonly heartbeat: Heartbeat,
-    private readonly onUnreachable: () => void,
+    private readonly evict: () => void,
     private readonly timing: WatchTiming = WATCH_TIMING,
   ) {
     this.beats = new Repeating(timing.everyMs, () => this.beat());
@@ -51,17 +58,31 @@ export class DatabaseWatch {
 
   private async beat(): Promise<void> {
     try {
-      await this.heartbeat.beat(this.timing.deadlineMs);
-      if (!this.reachable && !this.stopped) {
+      const answer = await this.heartbeat.beat(this.timing.deadlineMs);
+      if (this.stopped) return;
+      if (!this.reachable) {
         this.reachable = true;
         this.logger.log('Database reachable again; serving');
+      }
+      if (answer?.writable === false) this.sawReadOnly('a heartbeat found it read-only');
+      else if (!this.writable) {
+        this.writable = true;
+        this.logger.log('Database writable again; serving creates');
       }
     } catch (error) {
       if (this.reachable && !this.stopped) {
         this.reachable = false;
         this.logger.warn(`Database unreachable (${(error as Error).message}); answering 503 at once until it answers again`);
-        this.onUnreachable();
+        this.evict();
       }
     }
+  }
+
+  /** The database refused a write as read-only (`why`): writes answer 503 until a heartbeat finds it writable. */
+  sawReadOnly(why: string): void {
+    if (!this.writable || this.stopped) return;
+    this.writable = false;
+    this.logger.warn(`Database read-only (${why}: a standby, or a primary being demoted); creates answer 503 until it takes writes, reads go on`);
+    this.evict();
   }
 }

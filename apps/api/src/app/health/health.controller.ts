@@ -4,7 +4,7 @@ import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs
 import { Public } from '../auth/public.decorator';
 import { ApiException } from '../errors/api-exception';
 import { DatabaseConnection } from '../database/database-connection';
-import { serviceUnavailable } from '../database/database-failure';
+import { databaseReadOnly, serviceUnavailable } from '../database/database-failure';
 import { ShutdownState } from '../http/shutdown-state';
 
 /**
@@ -31,8 +31,10 @@ export class HealthController {
   @HealthCheck()
   async ready() {
     this.assertNotStopping();
-    // Connected is not enough: the schema must be migrated too, and the database not known to be silent now.
+    // Connected is not enough: the schema must be migrated too, and the database not known to be silent or read-only
+    // now (an instance that cannot create is taken out of a load balancer's pool).
     if (!this.connection.serving) throw serviceUnavailable();
+    if (!this.connection.writable) throw databaseReadOnly();
     try {
       return await this.health.check([() => this.database.pingCheck('database', { timeout: 1000 })]);
     } catch {

@@ -51,8 +51,11 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
       return answering.answers;
     };
     metrics.gauge('petstore_database_up', 'Whether the database answers a query now (1) or not (0).', async () => Number(await answers()));
+    metrics.gauge('petstore_database_writable', 'Whether the database takes writes now (1), or is known to be read-only or away (0).', () =>
+      Number(database.writable),
+    );
     metrics.gauge('petstore_ready', 'Whether this instance is ready for traffic (1) or not (0), as /health/ready says.', async () =>
-      Number(!shutdown.stopping && (await answers())),
+      Number(!shutdown.stopping && database.writable && (await answers())),
     );
 
     const { limits } = this;

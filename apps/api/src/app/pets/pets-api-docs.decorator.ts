@@ -15,7 +15,7 @@ import {
 } from '@petstore/contract';
 import { insufficientScope, unauthorized } from '../auth/bearer-auth.hook';
 import { BASE_URL_MAX_LENGTH } from '../config/app-config';
-import { serviceUnavailable } from '../database/database-failure';
+import { databaseReadOnly, serviceUnavailable } from '../database/database-failure';
 import { invalidInput, unknownInput } from '../http/contract-validation.pipe';
 import { toErrorResponse } from '../http/error-response';
 import { unsupportedMediaType } from '../http/route-rules';
@@ -62,7 +62,8 @@ function responses(operation: OperationId, own: HeaderDocs) {
     authenticated,
     error: (status: number, description: string, examples: Examples, headers?: HeaderDocs) =>
       error(status, description, authenticated(headers), examples),
-    common: () => [
+    /** `writes`: the operation writes, so a database that takes no writes now is a 503 of its own. */
+    common: ({ writes = false } = {}) => [
       error(401, 'Missing or invalid API key (`unauthorized`).', { ...own, ...UNAUTHORIZED_HEADERS }, {
         unauthorized: ['No key, or one the service does not know', unauthorized()],
       }),
@@ -88,7 +89,10 @@ function responses(operation: OperationId, own: HeaderDocs) {
         503,
         'The database cannot serve right now (`service_unavailable`); retry after `Retry-After`.',
         authenticated(RETRY_AFTER_HEADER),
-        { service_unavailable: ['The database is unreachable, read-only or full', serviceUnavailable()] },
+        {
+          service_unavailable: ['The database is unreachable or full', serviceUnavailable()],
+          ...(writes ? { read_only: ['The database takes no writes now: a failover under way', databaseReadOnly()] } : {}),
+        },
       ),
     ],
   };
@@ -195,7 +199,7 @@ export const CreatePetDocs = () => {
     answers.error(415, 'The body is not `application/json` (`unsupported_media_type`).', {
       unsupported_media_type: ['Content-Type: text/plain', unsupportedMediaType()],
     }),
-    ...answers.common(),
+    ...answers.common({ writes: true }),
   );
 };
 

@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { withDeadline } from '../../timing/deadline';
-import type { Heartbeat } from '../database-watch';
+import type { BeatAnswer, Heartbeat } from '../database-watch';
 
 /** pg's socket; pg-pool reaches it the same way to abandon a connection that cannot even say goodbye. */
 const socketOf = (client: Client) => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
@@ -10,24 +10,32 @@ export function destroyConnection(client: Client): void {
   socketOf(client)?.destroy();
 }
 
+// Whether this server takes writes: a standby is in recovery; a primary being demoted, or a database made read-only,
+// starts its sessions read-only.
+const WRITABLE = "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' AS writable";
+
 /**
- * `SELECT 1` on a connection of its own, not the pool's (which may be full, or hung on a silent network path). A beat
- * not answered by its deadline destroys the connection, so that the next beat connects afresh instead of waiting on
- * one that may never fail by itself.
+ * Asks whether the server takes writes, on a connection of its own, not the pool's (which may be full, or hung on a
+ * silent network path). A beat not answered by its deadline destroys the connection, so that the next beat connects
+ * afresh instead of waiting on one that may never fail by itself; a read-only answer does too, so that the next beat
+ * asks whatever server the address leads to by then (a moved DNS name, a pooler's new primary).
  */
 export class PostgresHeartbeat implements Heartbeat {
   private client?: Promise<Client>;
 
   constructor(private readonly newClient: () => Client) {}
 
-  async beat(deadlineMs: number): Promise<void> {
+  async beat(deadlineMs: number): Promise<BeatAnswer> {
     const connected = (this.client ??= this.connect());
     try {
-      await withDeadline(
-        connected.then((client) => client.query('SELECT 1')),
+      const { rows } = await withDeadline(
+        connected.then((client) => client.query<{ writable: boolean }>(WRITABLE)),
         deadlineMs,
         () => new Error(`no answer to a heartbeat within ${deadlineMs} ms`),
       );
+      const writable = rows[0]?.writable === true;
+      if (!writable) this.drop(connected);
+      return { writable };
     } catch (error) {
       this.drop(connected);
       throw error;

@@ -42,15 +42,15 @@ export abstract class BatchingPetStore extends PetStore {
   }
 
   insert(pet: PetToCreate): Promise<Pet> {
-    return this.database.run(() => this.creates.create(pet));
+    return this.database.runWrite(() => this.creates.create(pet));
   }
 
   insertIdempotently(pet: PetToCreate, claim: IdempotencyClaim): Promise<IdempotentInsert> {
-    return this.database.run(() => this.creates.createIdempotently(pet, claim));
+    return this.database.runWrite(() => this.creates.createIdempotently(pet, claim));
   }
 
   async purgeIdempotencyKeys(before: number): Promise<void> {
-    await this.database.run(() => this.metrics.timeStatement('purge_idempotency_keys', () => this.deleteIdempotencyKeys(before)));
+    await this.database.runWrite(() => this.metrics.timeStatement('purge_idempotency_keys', () => this.deleteIdempotencyKeys(before)));
   }
 
   /** The pets with these ids that exist, in any order: one statement for the whole batch. */
