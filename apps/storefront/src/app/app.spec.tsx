@@ -70,12 +70,12 @@ describe(App.name, () => {
     expect(await screen.findByText('No pending pets.')).toBeTruthy();
   });
 
-  it("shows a refused key's error as an alert, with the service's message", async () => {
+  it("shows a refused key's error as an alert, in words for the person at the page", async () => {
     open([]);
     service.next(() => refusal(401, 'unauthorized', 'Missing or invalid API key.'));
     // The first list went out with the render; the next one (a filter) meets the refusal.
     fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'sold' } });
-    expect((await screen.findByRole('alert')).textContent).toBe('The API key was refused: Missing or invalid API key.');
+    expect((await screen.findByRole('alert')).textContent).toBe('The API key was refused. Check that it was typed in full, or ask for a new key.');
   });
 
   it('says why an address cannot be used, instead of listing', () => {
