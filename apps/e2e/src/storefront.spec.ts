@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Pet, PetstoreClient } from '@petstore/client';
-import { type NodeProcess, startService, stopNode } from '@petstore/testing';
+import { freePort, type NodeProcess, startService, stopNode } from '@petstore/testing';
 import { chromiumRuns, launchChromium } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
 import { postPet, withTestKey } from './support/with-test-key';
@@ -35,6 +35,8 @@ interface AxeViolation {
   let page: Page;
   /** Console errors and uncaught exceptions of every page of the suite: none are allowed. */
   const consoleErrors: string[] = [];
+  /** An API address a test typed on purpose that the page may not or cannot reach: the browser's errors about it are expected. */
+  let unreachableOrigin: string | undefined;
   /** Requests the page sent to the API, as the browser sent them. */
   let apiRequests: Array<{ method: string; url: string }>;
 
@@ -64,7 +66,8 @@ interface AxeViolation {
     page.on('console', (message) => {
       // The browser logs each API answer of 4xx as a failed resource; those the page handled and showed are expected.
       const handledApiAnswer = /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()) && new URL(message.location().url).pathname.startsWith('/v1/');
-      if (message.type() === 'error' && !handledApiAnswer) consoleErrors.push(`${message.location().url}: ${message.text()}`);
+      const unreachable = unreachableOrigin !== undefined && message.text().includes(unreachableOrigin);
+      if (message.type() === 'error' && !handledApiAnswer && !unreachable) consoleErrors.push(`${message.location().url}: ${message.text()}`);
     });
     page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
     apiRequests = [];
@@ -74,12 +77,25 @@ interface AxeViolation {
     await page.goto(`${origin}${path}`);
   }
 
-  async function connect(key = TEST_KEY): Promise<void> {
+  async function connect(key = TEST_KEY, address?: string): Promise<void> {
+    if (address) await page.getByLabel('API address').fill(address);
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Connect' }).click();
   }
 
   const rows = () => page.getByRole('table').getByRole('row');
+  /** What the page says about its connection: the connection panel's status line and every alert on the page. */
+  const saidAboutConnection = async () =>
+    [...(await page.getByRole('region', { name: 'Connection' }).getByRole('status').allTextContents()), ...(await page.getByRole('alert').allTextContents())].filter(Boolean);
+  /** Only `words` are said, in one alert: no "Connected", no list, no form. */
+  async function expectOnly(words: string): Promise<void> {
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByText(/Connected|Connecting/).count()).toBe(0);
+    expect(await saidAboutConnection()).toEqual([words]);
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await page.getByText(/No pets/).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add pet' }).count()).toBe(0);
+  }
   /** Each row's cells as text, the header row left out. */
   const table = async () => (await rows().evaluateAll((all) => all.slice(1).map((row) => [...row.children].map((cell) => cell.textContent))));
   const addPet = async (name: string, category: string, status?: string) => {
@@ -132,6 +148,7 @@ interface AxeViolation {
     await open();
     await connect();
     await page.getByRole('cell', { name: 'Browse sold 1' }).waitFor();
+    expect(await saidAboutConnection()).toEqual([`Connected to ${service.origin}/v1. The key is kept for this tab only.`]);
     expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Id', 'Name', 'Category', 'Status']);
 
     await page.getByLabel('Filter by status').selectOption('sold');
@@ -215,13 +232,23 @@ interface AxeViolation {
     expect(await page.getByRole('cell', { name: 'Double Rex' }).count()).toBe(1);
   });
 
-  it('says so when the key is wrong (401)', async () => {
+  it('says only that the key was refused when it is wrong (401): no "Connected", no list, no form', async () => {
     await open();
     await connect('pk_wrong_key_0123456789');
-    const alert = page.getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.textContent()).toBe('The API key was refused. Check that it was typed in full, or ask for a new key.');
+    await expectOnly('The API key was refused. Check that it was typed in full, or ask for a new key.');
     expect(await accessibilityViolations()).toEqual([]);
+  });
+
+  it('says only that the API could not be reached at a wrong address (a closed port): no "Connected", no list, no form', async () => {
+    unreachableOrigin = `http://127.0.0.1:${await freePort()}`;
+    try {
+      await open();
+      await connect(TEST_KEY, `${unreachableOrigin}/v1`);
+      await expectOnly('The API could not be reached. Check the API address and your network connection.');
+      expect(await accessibilityViolations()).toEqual([]);
+    } finally {
+      unreachableOrigin = undefined;
+    }
   });
 
   it('browses with a read-only key and says why it cannot add (403)', async () => {

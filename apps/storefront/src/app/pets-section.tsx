@@ -1,6 +1,7 @@
 import type { PetStatus } from '@petstore/contract';
 import { useId } from 'react';
 import { Alert, StatusOptions } from './controls';
+import { describeError } from './describe-error';
 import type { PetList } from './use-pet-list';
 
 interface Props {
@@ -11,7 +12,7 @@ interface Props {
 
 function summary({ pets, more, loading, error }: PetList, status?: PetStatus): string {
   if (loading) return 'Loading pets…';
-  if (error) return '';
+  if (error !== undefined) return '';
   if (pets.length === 0) return status ? `No ${status} pets.` : 'No pets yet.';
   const count = `${pets.length} ${pets.length === 1 ? 'pet' : 'pets'}`;
   return more ? `${count} shown; there are more.` : `${count}, all shown.`;
@@ -34,7 +35,7 @@ export function PetsSection({ list, status, onStatusChange }: Props) {
           <StatusOptions />
         </select>
       </div>
-      <Alert>{list.error}</Alert>
+      <Alert>{list.error !== undefined && describeError(list.error)}</Alert>
       <div className="table-frame">
         <table aria-busy={list.loading} aria-describedby={`${id}-summary`}>
           <thead>
