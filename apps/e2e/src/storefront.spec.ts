@@ -319,15 +319,39 @@ interface AxeViolation {
     await page.getByRole('cell', { name: 'Keyboard Rex' }).waitFor();
   });
 
-  it('fits a 320 px wide screen: nothing wider than the screen, every control within it', async () => {
-    await open(service.origin, '/storefront/', { width: 320, height: 640 });
+  it('fits a 320 px wide screen: nothing wider than the screen, every control within it, a long name wrapped at its spaces', async () => {
+    const long = 'Sir Reginald Fluffington the Third of Lower Wobbleshire, Champion of the Annual Garden Show';
+    // Sold, so that it is on the first page of the filter whatever the suite stored before; among a list taller than the screen.
+    await seed(1, 'sold', long);
+    await seed(25, 'sold', 'Narrow');
+    await open(service.origin, '/storefront/?status=sold', { width: 320, height: 640 });
     await connect();
-    await page.getByRole('table').waitFor();
+    const name = page.getByRole('cell', { name: `${long} 1` });
+    await name.waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     for (const control of await page.locator('input, select, button').all()) {
       const box = await control.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 320).toBe(true);
     }
+    // The name's lines: each word on one line (none broken), and more than one line (wrapped, not cut off or scrolled).
+    const wrapped = await name.evaluate((cell) => {
+      const text = cell.firstChild as Text;
+      const lineTops = (start: number, end: number) => {
+        const range = document.createRange();
+        range.setStart(text, start);
+        range.setEnd(text, end);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      };
+      const words = [...text.data.matchAll(/\S+/g)].map((word) => ({ word: word[0], lines: lineTops(word.index ?? 0, (word.index ?? 0) + word[0].length) }));
+      return { fits: cell.scrollWidth <= cell.clientWidth, lines: lineTops(0, text.length), broken: words.filter(({ lines }) => lines > 1).map(({ word }) => word) };
+    });
+    expect(wrapped).toEqual({ fits: true, lines: expect.any(Number), broken: [] });
+    expect(wrapped.lines).toBeGreaterThan(1);
+    // The form before the list, on the screen and for the keyboard and screen readers alike.
+    const addButton = page.getByRole('button', { name: 'Add pet' });
+    const [form, list] = [await addButton.boundingBox(), await page.getByRole('table').boundingBox()];
+    expect(form && list && form.y + form.height < list.y).toBe(true);
+    expect(await addButton.evaluate((button) => [...document.querySelectorAll('table')].every((table) => button.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING))).toBe(true);
     expect(await accessibilityViolations()).toEqual([]);
   });
 

@@ -139,6 +139,13 @@ describe(App.name, () => {
     expect(service.sent).toEqual([]);
   });
 
+  it('puts the form before the list, so that it is not below every pet on a narrow screen', async () => {
+    open(pets(45));
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    const form = screen.getByRole('heading', { name: 'Add a pet' });
+    expect(form.compareDocumentPosition(screen.getByRole('table')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('lists a pet added on the page at once when it matches the filter, and not otherwise', async () => {
     open(pets(1), { path: '/storefront/?status=available' });
     await waitFor(() => expect(names()).toEqual(['Pet 1']));

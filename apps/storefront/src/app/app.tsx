@@ -48,11 +48,12 @@ export function App() {
       </header>
       <main className="layout">
         <ConnectSection connection={connection} state={state} onConnect={connect} onDisconnect={disconnect} />
-        {/* Only once the key and the address work: before, a list or a form could only repeat the connection's error. */}
+        {/* Only once the key and the address work: before, a list or a form could only repeat the connection's error.
+            The form first, or on a phone it would be below every pet of a long list. */}
         {client && state.kind === 'connected' && (
           <>
-            <PetsSection list={list} status={status} onStatusChange={filter} />
             <AddPetSection key={connections} client={client} onCreated={list.added} />
+            <PetsSection list={list} status={status} onStatusChange={filter} />
           </>
         )}
       </main>

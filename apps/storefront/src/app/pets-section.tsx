@@ -22,7 +22,7 @@ function summary({ pets, more, loading, error }: PetList, status?: PetStatus): s
 export function PetsSection({ list, status, onStatusChange }: Props) {
   const id = useId();
   return (
-    <section aria-labelledby={`${id}-heading`} className="panel">
+    <section aria-labelledby={`${id}-heading`} className="panel pets">
       <h2 id={`${id}-heading`}>Pets</h2>
       <div className="field inline">
         <label htmlFor={`${id}-status`}>Filter by status</label>
@@ -48,11 +48,12 @@ export function PetsSection({ list, status, onStatusChange }: Props) {
           </thead>
           <tbody>
             {list.pets.map((pet) => (
+              // data-label: each cell's column, shown beside it where a narrow screen stacks the row (styles.css).
               <tr key={pet.id}>
-                <td>{pet.id}</td>
+                <td data-label="Id">{pet.id}</td>
                 <td className="name">{pet.name}</td>
-                <td>{pet.categoryId}</td>
-                <td>{pet.status}</td>
+                <td data-label="Category">{pet.categoryId}</td>
+                <td data-label="Status">{pet.status}</td>
               </tr>
             ))}
           </tbody>
