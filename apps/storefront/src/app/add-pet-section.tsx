@@ -1,8 +1,9 @@
 import { ForbiddenError, newIdempotencyKey, type PetstoreClient } from '@petstore/client';
-import { newPetProblems, type NewPet, type NewPetProblems, type Pet, PetStatus } from '@petstore/contract';
+import { type NewPet, type Pet, PetStatus } from '@petstore/contract';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Alert, StatusOptions, TextField } from './controls';
 import { describeError } from './describe-error';
+import { FIELD_LABELS, newPetProblemWords } from './field-problem-words';
 
 interface Props {
   client: PetstoreClient;
@@ -11,19 +12,22 @@ interface Props {
 
 type Field = keyof NewPet;
 
-/** The category as typed: a whole number becomes one, anything else stays text, which the rules refuse in words. */
+/**
+ * The category as typed: digits (with a minus sign, so that "-1" is told "1 or more" rather than "a whole number") become
+ * a number, anything else stays text, which the rules refuse as not a whole number.
+ */
 export const categoryFrom = (text: string): unknown => {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  return /^[0-9]+$/.test(trimmed) ? Number(trimmed) : trimmed;
+  return /^-?[0-9]+$/.test(trimmed) ? Number(trimmed) : trimmed;
 };
 
-const READ_ONLY =
-  'This API key may only read pets (scope pets:read), so it cannot add one. Connect with a key that has the pets:write scope to add pets.';
+// The scope is named once, as what to ask for: it is the one thing whoever hands out keys needs to hear.
+const READ_ONLY = 'This API key may only look at the pets, not add them. To add pets, connect with a key that may (ask for one with the pets:write scope).';
 
 /**
- * Adds a pet by the contract's rules (newPetProblems: the service's own, in its words), shown as the person types.
- * One create is in flight at a time, and its Idempotency-Key is kept until the pet is added or the form changes, so
+ * Adds a pet by the contract's rules (the service's own), their problems shown in the storefront's words as the person
+ * types. One create is in flight at a time, and its Idempotency-Key is kept until the pet is added or the form changes, so
  * a double click or a retry after a failure adds the pet once.
  */
 export function AddPetSection({ client, onCreated }: Props) {
@@ -41,8 +45,9 @@ export function AddPetSection({ client, onCreated }: Props) {
   const inFlight = useRef(false);
   const inputs = { name: useRef<HTMLInputElement>(null), categoryId: useRef<HTMLInputElement>(null), status: useRef<HTMLSelectElement>(null) };
 
-  const pet = { name, categoryId: categoryFrom(category), status };
-  const problems: NewPetProblems = newPetProblems(pet);
+  // An empty field is a name not given ("Enter a name."), not a blank one, as with the category.
+  const pet = { name: name === '' ? undefined : name, categoryId: categoryFrom(category), status };
+  const problems = newPetProblemWords(pet);
 
   const edited = (field: Field, set: () => void) => {
     set();
@@ -91,7 +96,7 @@ export function AddPetSection({ client, onCreated }: Props) {
         <fieldset disabled={readOnly}>
           <TextField
             id={`${id}-name`}
-            label="Name"
+            label={FIELD_LABELS.name}
             value={name}
             problem={problem('name')}
             inputRef={inputs.name}
@@ -99,7 +104,7 @@ export function AddPetSection({ client, onCreated }: Props) {
           />
           <TextField
             id={`${id}-category`}
-            label="Category"
+            label={FIELD_LABELS.categoryId}
             inputMode="numeric"
             value={category}
             problem={problem('categoryId')}
@@ -107,7 +112,7 @@ export function AddPetSection({ client, onCreated }: Props) {
             onChange={(value) => edited('categoryId', () => setCategory(value))}
           />
           <div className="field">
-            <label htmlFor={`${id}-status`}>Status</label>
+            <label htmlFor={`${id}-status`}>{FIELD_LABELS.status}</label>
             <select
               id={`${id}-status`}
               ref={inputs.status}

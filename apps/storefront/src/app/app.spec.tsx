@@ -1,5 +1,5 @@
 import { type Pet, PetStatus } from '@petstore/contract';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { PetService, refusal } from '../testing/pet-service';
 import { App } from './app';
 import { saveConnection } from './connection';
@@ -11,9 +11,13 @@ describe(App.name, () => {
   let service: PetService;
   const realFetch = globalThis.fetch;
 
-  /** The page with `stored` pets behind it, opened at `path`, already connected unless told otherwise. */
-  const open = (stored: Pet[], { path = '/storefront/', connected = true } = {}) => {
+  /**
+   * The page with `stored` pets behind it, opened at `path`, already connected unless told otherwise; `first` answers
+   * the page's first request instead of the service.
+   */
+  const open = (stored: Pet[], { path = '/storefront/', connected = true, first }: { path?: string; connected?: boolean; first?: () => Promise<Response> | Response } = {}) => {
     service = new PetService(stored);
+    if (first) service.next(first);
     globalThis.fetch = service.fetch as typeof fetch;
     window.history.replaceState(null, '', path);
     if (connected) saveConnection({ baseUrl: `${window.location.origin}/v1`, apiKey: 'pk_test_key_0123456789' });
@@ -21,6 +25,10 @@ describe(App.name, () => {
   };
   const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
   const names = () => rows().map((row) => within(row).getAllByRole('cell')[1].textContent);
+  /** What the page says about its connection: its status line and its alerts. */
+  const said = () => [screen.getAllByRole('status')[0].textContent, ...screen.queryAllByRole('alert').map((alert) => alert.textContent)].filter(Boolean);
+  const ADDRESS = 'http://localhost/v1';
+  const unreachable = () => Promise.reject(new TypeError('Failed to fetch'));
 
   beforeEach(() => window.sessionStorage.clear());
   afterEach(() => {
@@ -41,8 +49,8 @@ describe(App.name, () => {
 
   it('lists the pets with their columns, and loads more by the cursor until the last page', async () => {
     open(pets(45));
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Id', 'Name', 'Category', 'Status']);
     await waitFor(() => expect(rows()).toHaveLength(20));
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Id', 'Name', 'Category', 'Status']);
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(rows()).toHaveLength(40));
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
@@ -70,19 +78,72 @@ describe(App.name, () => {
     expect(await screen.findByText('No pending pets.')).toBeTruthy();
   });
 
-  it("shows a refused key's error as an alert, with the service's message", async () => {
-    open([]);
-    service.next(() => refusal(401, 'unauthorized', 'Missing or invalid API key.'));
-    // The first list went out with the render; the next one (a filter) meets the refusal.
-    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'sold' } });
-    expect((await screen.findByRole('alert')).textContent).toBe('The API key was refused: Missing or invalid API key.');
+  it('says "Connecting" until the service answers, and "Connected" with the form and the list only once it has', async () => {
+    let answer!: (response: Response) => void;
+    open(pets(1), { first: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    expect(said()).toEqual([`Connecting to ${ADDRESS}…`]);
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add pet' })).toBeNull();
+    await act(async () => answer(new Response(JSON.stringify(pets(1)), { status: 200, headers: { 'content-type': 'application/json' } })));
+    expect(said()).toEqual([`Connected to ${ADDRESS}. The key is kept for this tab only.`]);
+    expect(names()).toEqual(['Pet 1']);
+    expect(screen.getByRole('button', { name: 'Add pet' })).toBeTruthy();
   });
 
-  it('says why an address cannot be used, instead of listing', () => {
+  it.each([
+    ['a refused key (401)', () => refusal(401, 'unauthorized', 'Missing or invalid API key.'), 'The API key was refused. Check that it was typed in full, or ask for a new key.'],
+    ['an address that cannot be reached', unreachable, 'The API could not be reached. Check the API address and your network connection.'],
+    ['an address where something else answers (404)', () => refusal(404, 'not_found', 'Cannot GET /nope/pets'), "Something answered at this address, but it is not the pet store's API. Check the API address."],
+    ['a service that cannot answer now (503)', () => refusal(503, 'service_unavailable', 'The database is not reachable right now; retry shortly.'), 'The database is not reachable right now; retry shortly.'],
+  ])('says only why it could not connect, for %s: one alert, no "Connected", no list, no form', async (_, first, words) => {
+    open(pets(1), { first });
+    await waitFor(() => expect(said()).toEqual([words]));
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByText(/No pets/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add pet' })).toBeNull();
+  });
+
+  it('connects once the key works, after a refusal', async () => {
+    open(pets(1), { first: () => refusal(401, 'unauthorized', 'Missing or invalid API key.') });
+    await screen.findByRole('alert');
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await waitFor(() => expect(names()).toEqual(['Pet 1']));
+    expect(said()).toEqual([`Connected to ${ADDRESS}. The key is kept for this tab only.`]);
+  });
+
+  it('says only that the key was refused when it stops working after listing, as when it never did', async () => {
+    open([]);
+    await screen.findByText(/^Connected/);
+    service.next(() => refusal(401, 'unauthorized', 'Missing or invalid API key.'));
+    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'sold' } });
+    await waitFor(() => expect(said()).toEqual(['The API key was refused. Check that it was typed in full, or ask for a new key.']));
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it("shows the list's own failure (429) in the list, still connected", async () => {
+    open(pets(1));
+    await screen.findByText(/^Connected/);
+    service.next(() => refusal(429, 'rate_limited', 'Too many requests.', { 'retry-after': '2' }));
+    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'sold' } });
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests. Try again in 2 seconds.');
+    expect(screen.getByText(/^Connected/)).toBeTruthy();
+    expect(screen.getByRole('table')).toBeTruthy();
+  });
+
+  it('says what to fix in an address the client cannot use, instead of listing', () => {
     saveConnection({ baseUrl: 'http://', apiKey: 'pk_test_key_0123456789' });
     open([], { connected: false });
-    expect(screen.getByRole('alert').textContent).toMatch(/^baseUrl must be an absolute URL/);
+    expect(said()).toEqual([`The API address must be a full web address, such as ${ADDRESS}.`]);
     expect(screen.queryByRole('table')).toBeNull();
+    expect(service.sent).toEqual([]);
+  });
+
+  it('puts the form before the list, so that it is not below every pet on a narrow screen', async () => {
+    open(pets(45));
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    const form = screen.getByRole('heading', { name: 'Add a pet' });
+    expect(form.compareDocumentPosition(screen.getByRole('table')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('lists a pet added on the page at once when it matches the filter, and not otherwise', async () => {

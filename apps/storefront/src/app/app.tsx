@@ -2,7 +2,8 @@ import type { PetStatus } from '@petstore/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { AddPetSection } from './add-pet-section';
 import { ConnectSection } from './connect-section';
-import { clientFor, type Connection, forgetConnection, saveConnection, savedConnection } from './connection';
+import { type Connection, forgetConnection, saveConnection, savedConnection } from './connection';
+import { clientOf, connectionState } from './connection-state';
 import { PetsSection } from './pets-section';
 import { statusInUrl, urlWithStatus } from './status-filter';
 import { usePetList } from './use-pet-list';
@@ -14,16 +15,10 @@ export function App() {
   // Counts connections: the form starts afresh with each, since what one key may not do says nothing of the next.
   const [connections, setConnections] = useState(0);
 
-  const { client, problem } = useMemo(() => {
-    if (!connection) return {};
-    try {
-      return { client: clientFor(connection) };
-    } catch (error) {
-      // The client refuses an address it cannot use (not absolute, not ending in /v1); the message says which.
-      return { problem: error instanceof Error ? error.message : String(error) };
-    }
-  }, [connection]);
+  const opened = useMemo(() => clientOf(connection), [connection]);
+  const { client } = opened;
   const list = usePetList(client, status);
+  const state = connectionState(opened, list);
 
   // Back and forward move through the filters chosen on this page.
   useEffect(() => {
@@ -52,11 +47,13 @@ export function App() {
         <h1>Pet Store</h1>
       </header>
       <main className="layout">
-        <ConnectSection connection={connection} problem={problem} onConnect={connect} onDisconnect={disconnect} />
-        {client && (
+        <ConnectSection connection={connection} state={state} onConnect={connect} onDisconnect={disconnect} />
+        {/* Only once the key and the address work: before, a list or a form could only repeat the connection's error.
+            The form first, or on a phone it would be below every pet of a long list. */}
+        {client && state.kind === 'connected' && (
           <>
-            <PetsSection list={list} status={status} onStatusChange={filter} />
             <AddPetSection key={connections} client={client} onCreated={list.added} />
+            <PetsSection list={list} status={status} onStatusChange={filter} />
           </>
         )}
       </main>

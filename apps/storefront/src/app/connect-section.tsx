@@ -1,17 +1,17 @@
 import { type FormEvent, useId, useState } from 'react';
 import { type Connection, defaultBaseUrl } from './connection';
+import type { ConnectionState } from './connection-state';
 import { Alert } from './controls';
 
 interface Props {
   connection?: Connection;
-  /** Why the last connection could not be used (an address the client refuses), if it could not. */
-  problem?: string;
+  state: ConnectionState;
   onConnect(connection: Connection): void;
   onDisconnect(): void;
 }
 
 /** The API's address and a key, typed in; the key field is a password field, so it is not shown or remembered. */
-export function ConnectSection({ connection, problem, onConnect, onDisconnect }: Props) {
+export function ConnectSection({ connection, state, onConnect, onDisconnect }: Props) {
   const [baseUrl, setBaseUrl] = useState(connection?.baseUrl ?? defaultBaseUrl());
   const [apiKey, setApiKey] = useState(connection?.apiKey ?? '');
   const id = useId();
@@ -50,8 +50,12 @@ export function ConnectSection({ connection, problem, onConnect, onDisconnect }:
           )}
         </div>
       </form>
-      <Alert>{problem}</Alert>
-      {connection && !problem && <p className="note">Connected to {connection.baseUrl}. The key is kept for this tab only.</p>}
+      {/* Always in the page, so that a screen reader announces "Connected" when it comes. */}
+      <p role="status" className="note">
+        {state.kind === 'checking' && `Connecting to ${state.address}…`}
+        {state.kind === 'connected' && `Connected to ${state.address}. The key is kept for this tab only.`}
+      </p>
+      <Alert>{state.kind === 'failed' && state.reason}</Alert>
     </section>
   );
 }

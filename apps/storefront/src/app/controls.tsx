@@ -22,7 +22,7 @@ interface TextFieldProps {
   id: string;
   label: string;
   value: string;
-  /** What is wrong with the value, in the service's words: announced, and tied to the input for screen readers. */
+  /** What is wrong with the value, in the person's words: announced, and tied to the input for screen readers. */
   problem?: string;
   inputRef?: Ref<HTMLInputElement>;
   inputMode?: 'numeric';

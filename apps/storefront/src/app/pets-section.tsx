@@ -1,6 +1,7 @@
 import type { PetStatus } from '@petstore/contract';
 import { useId } from 'react';
 import { Alert, StatusOptions } from './controls';
+import { describeError } from './describe-error';
 import type { PetList } from './use-pet-list';
 
 interface Props {
@@ -11,7 +12,7 @@ interface Props {
 
 function summary({ pets, more, loading, error }: PetList, status?: PetStatus): string {
   if (loading) return 'Loading pets…';
-  if (error) return '';
+  if (error !== undefined) return '';
   if (pets.length === 0) return status ? `No ${status} pets.` : 'No pets yet.';
   const count = `${pets.length} ${pets.length === 1 ? 'pet' : 'pets'}`;
   return more ? `${count} shown; there are more.` : `${count}, all shown.`;
@@ -21,7 +22,7 @@ function summary({ pets, more, loading, error }: PetList, status?: PetStatus): s
 export function PetsSection({ list, status, onStatusChange }: Props) {
   const id = useId();
   return (
-    <section aria-labelledby={`${id}-heading`} className="panel">
+    <section aria-labelledby={`${id}-heading`} className="panel pets">
       <h2 id={`${id}-heading`}>Pets</h2>
       <div className="field inline">
         <label htmlFor={`${id}-status`}>Filter by status</label>
@@ -34,7 +35,7 @@ export function PetsSection({ list, status, onStatusChange }: Props) {
           <StatusOptions />
         </select>
       </div>
-      <Alert>{list.error}</Alert>
+      <Alert>{list.error !== undefined && describeError(list.error)}</Alert>
       <div className="table-frame">
         <table aria-busy={list.loading} aria-describedby={`${id}-summary`}>
           <thead>
@@ -47,11 +48,12 @@ export function PetsSection({ list, status, onStatusChange }: Props) {
           </thead>
           <tbody>
             {list.pets.map((pet) => (
+              // data-label: each cell's column, shown beside it where a narrow screen stacks the row (styles.css).
               <tr key={pet.id}>
-                <td>{pet.id}</td>
+                <td data-label="Id">{pet.id}</td>
                 <td className="name">{pet.name}</td>
-                <td>{pet.categoryId}</td>
-                <td>{pet.status}</td>
+                <td data-label="Category">{pet.categoryId}</td>
+                <td data-label="Status">{pet.status}</td>
               </tr>
             ))}
           </tbody>

@@ -1,14 +1,16 @@
 import type { PetstoreClient } from '@petstore/client';
 import type { Pet, PetStatus } from '@petstore/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError } from './describe-error';
 
 export interface PetList {
   pets: Pet[];
   /** Another page exists: "Load more" asks for it. */
   more: boolean;
   loading: boolean;
-  error?: string;
+  /** The service has answered a page for this client (whatever the filter): the address and the key work. */
+  answered: boolean;
+  /** Why the last page asked for failed, as the client threw it. */
+  error?: unknown;
   loadMore(): void;
   /** A pet created on this page: listed at once when it matches the filter. */
   added(pet: Pet): void;
@@ -21,10 +23,23 @@ const merged = (pets: Pet[], more: Pet[]) => [...new Map([...pets, ...more].map(
 export function usePetList(client: PetstoreClient | undefined, status: PetStatus | undefined): PetList {
   const [pets, setPets] = useState<Pet[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string>();
+  const [loading, setLoading] = useState(client !== undefined);
+  const [answered, setAnswered] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [listed, setListed] = useState({ client, status });
   // Cancelled when the client or the filter changes: an answer to the list before is dropped, never merged.
   const current = useRef<AbortController>(undefined);
+
+  // Reset while rendering, not in an effect: the render that brings a new client or filter must not show the pets, the
+  // error or the "answered" of the one before (which would say "Connected" for a key not yet tried).
+  if (listed.client !== client || listed.status !== status) {
+    setListed({ client, status });
+    setPets([]);
+    setCursor(null);
+    setError(undefined);
+    setLoading(client !== undefined);
+    if (listed.client !== client) setAnswered(false);
+  }
 
   const load = useCallback(
     async (from: string | null) => {
@@ -36,8 +51,9 @@ export function usePetList(client: PetstoreClient | undefined, status: PetStatus
         const page = await client.listPets({ status, cursor: from }, { signal });
         setPets((shown) => (from === null ? page.pets : merged(shown, page.pets)));
         setCursor(page.nextCursor);
+        setAnswered(true);
       } catch (failure) {
-        if (!signal.aborted) setError(describeError(failure));
+        if (!signal.aborted) setError(failure);
       } finally {
         if (!signal.aborted) setLoading(false);
       }
@@ -48,9 +64,6 @@ export function usePetList(client: PetstoreClient | undefined, status: PetStatus
   useEffect(() => {
     const controller = new AbortController();
     current.current = controller;
-    setPets([]);
-    setCursor(null);
-    setLoading(false);
     void load(null);
     return () => controller.abort();
   }, [load]);
@@ -66,5 +79,5 @@ export function usePetList(client: PetstoreClient | undefined, status: PetStatus
     [status],
   );
 
-  return { pets, more: cursor !== null, loading, error, loadMore, added };
+  return { pets, more: cursor !== null, loading, answered, error, loadMore, added };
 }

@@ -1,0 +1,51 @@
+import { type FieldProblem, MAX_ID, type NewPet, newPetProblems } from '@petstore/contract';
+import { describeFieldProblem, newPetProblemWords } from './field-problem-words';
+
+describe(describeFieldProblem.name, () => {
+  it.each<[keyof NewPet, FieldProblem, unknown, string]>([
+    ['name', { kind: 'missing' }, undefined, 'Enter a name.'],
+    ['categoryId', { kind: 'missing' }, undefined, 'Enter a category.'],
+    ['name', { kind: 'notString' }, 7, 'The name must be text.'],
+    ['name', { kind: 'blank' }, '   ', 'Enter a name: spaces alone do not count.'],
+    ['name', { kind: 'tooLong', max: 100, length: 101 }, 'x'.repeat(101), 'The name is too long: at most 100 characters (this one has 101).'],
+    ['name', { kind: 'nulCharacter' }, 'Rex\u0000', 'The name contains a hidden character that cannot be saved. Type it again rather than pasting it.'],
+    [
+      'name',
+      { kind: 'unpairedSurrogate' },
+      'Rex\ud83d',
+      'The name contains a broken character (half of an emoji or symbol) that cannot be saved. Type it again rather than pasting it.',
+    ],
+    ['categoryId', { kind: 'notWholeNumber', min: 1, max: MAX_ID, quoted: true }, '1.5', 'The category must be a whole number, such as 3.'],
+    ['categoryId', { kind: 'outOfRange', min: 1, max: MAX_ID }, 0, 'The category must be 1 or more.'],
+    ['categoryId', { kind: 'outOfRange', min: 1, max: MAX_ID }, 1e20, 'The category number is too large.'],
+    ['status', { kind: 'notOneOf', values: ['available', 'pending', 'sold'] }, 'lost', 'Choose a status: available, pending or sold.'],
+  ])('says %s %j as a shop assistant reads it', (field, problem, value, words) => {
+    expect(describeFieldProblem(field, problem, value)).toBe(words);
+  });
+});
+
+describe(newPetProblemWords.name, () => {
+  const pets = [
+    {},
+    { name: 'Rex', categoryId: 1 },
+    { name: 'Rex', categoryId: 1, status: 'sold' },
+    { name: '', categoryId: '' },
+    { name: 'x'.repeat(101), categoryId: 'x' },
+    { name: '🐈'.repeat(100), categoryId: MAX_ID },
+    { name: 'Rex\u0000', categoryId: 1.5 },
+    { name: '\ud800', categoryId: 1e20 },
+    { name: 7, categoryId: '3', status: 'lost' },
+    { name: 'Rex', categoryId: -1, status: 'Sold' },
+  ];
+
+  it.each(pets)("refuses exactly the fields the service refuses (the contract's rules): %j", (pet) => {
+    expect(Object.keys(newPetProblemWords(pet))).toEqual(Object.keys(newPetProblems(pet)));
+  });
+
+  it.each(pets)('says none of the service\'s words for developers: %j', (pet) => {
+    for (const words of Object.values(newPetProblemWords(pet))) {
+      expect(words).not.toMatch(/required and|NUL|surrogate|\\u|9007199254740991|JSON|categoryId|string/);
+      expect(words).toMatch(/^[A-Z].*\.$/);
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import { type FieldProblem, type NewPet, newPetFieldProblems } from '@petstore/contract';
+
+/** The form's label of each field of a new pet: its words name the field as the person sees it. */
+export const FIELD_LABELS: Record<keyof NewPet, string> = { name: 'Name', categoryId: 'Category', status: 'Status' };
+
+type Problems = { [P in FieldProblem as P['kind']]: P };
+type Words = { [K in keyof Problems]: (field: string, problem: Problems[K], value: unknown) => string };
+
+const RETYPE = 'Type it again rather than pasting it.';
+
+/** "a, b or c". */
+const oneOf = (values: readonly string[]) => (values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`);
+
+/**
+ * A shop assistant's words for each kind of problem the contract's rules find, `field` being the field's label in the
+ * middle of a sentence ("name"). A mapped type: a kind the contract adds fails the type check until it has words here.
+ * No limits a person cannot act on (2^53 - 1), no names of characters they cannot see (NUL, surrogates).
+ */
+const WORDS: Words = {
+  missing: (field) => `Enter a ${field}.`,
+  notString: (field) => `The ${field} must be text.`,
+  blank: (field) => `Enter a ${field}: spaces alone do not count.`,
+  tooLong: (field, { max, length }) => `The ${field} is too long: at most ${max} characters (this one has ${length}).`,
+  nulCharacter: (field) => `The ${field} contains a hidden character that cannot be saved. ${RETYPE}`,
+  unpairedSurrogate: (field) => `The ${field} contains a broken character (half of an emoji or symbol) that cannot be saved. ${RETYPE}`,
+  // "Whole number" and "1 or more" are what a person can act on; the service's "from 1 to 9007199254740991" is not.
+  notWholeNumber: (field) => `The ${field} must be a whole number, such as 3.`,
+  // The rule says only that the value is outside its range; which side decides what the person should do.
+  outOfRange: (field, { min }, value) => (typeof value === 'number' && value < min ? `The ${field} must be ${min} or more.` : `The ${field} number is too large.`),
+  notOneOf: (field, { values }) => `Choose a ${field}: ${oneOf(values)}.`,
+};
+
+// Generic over the kind, so that the problem and its words are known to match (TypeScript's correlated unions).
+const say = <K extends keyof Problems>(field: string, problem: Problems[K] & { kind: K }, value: unknown): string => WORDS[problem.kind](field, problem, value);
+
+/** What is wrong with `value` of `field`, in a shop assistant's words, naming the field by its label. */
+export const describeFieldProblem = (field: keyof NewPet, problem: FieldProblem, value: unknown): string => say(FIELD_LABELS[field].toLowerCase(), problem, value);
+
+/**
+ * What the service would refuse in these fields (the contract's rules, newPetFieldProblems), by field, in the
+ * storefront's words; empty when it would accept them.
+ */
+export function newPetProblemWords(pet: { readonly [F in keyof NewPet]?: unknown }): Partial<Record<keyof NewPet, string>> {
+  const words: Partial<Record<keyof NewPet, string>> = {};
+  for (const [field, problem] of Object.entries(newPetFieldProblems(pet)) as Array<[keyof NewPet, FieldProblem]>) {
+    words[field] = describeFieldProblem(field, problem, pet[field]);
+  }
+  return words;
+}
