@@ -28,6 +28,8 @@ const WORDS: Words = {
   // The rule says only that the value is outside its range; which side decides what the person should do.
   outOfRange: (field, { min }, value) => (typeof value === 'number' && value < min ? `The ${field} must be ${min} or more.` : `The ${field} number is too large.`),
   notOneOf: (field, { values }) => `Choose a ${field}: ${oneOf(values)}.`,
+  // The opaque strings' rule (a cursor, an Idempotency-Key), which no field of the form has.
+  disallowedCharacters: (field) => `The ${field} contains characters that are not allowed. ${RETYPE}`,
 };
 
 // Generic over the kind, so that the problem and its words are known to match (TypeScript's correlated unions).
