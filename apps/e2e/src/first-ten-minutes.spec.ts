@@ -102,6 +102,30 @@ const CLI = join(__dirname, '../../../dist/apps/cli/main.js');
     });
   });
 
+  it('opens the storefront the start-up line names: a wrong key is refused alone, the printed key connects and lists', async () => {
+    const headers = { authorization: `Bearer ${developmentKey}`, 'content-type': 'application/json' };
+    expect((await fetch(`${service.origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Storefront Rex', categoryId: 1 }) })).status).toBe(201);
+    const page = await (await browser.newContext({ viewport: { width: 320, height: 800 } })).newPage();
+    try {
+      page.setDefaultTimeout(30_000);
+      await page.goto(`http://localhost:${port}/storefront/`);
+      expect(await page.getByLabel('API address').inputValue()).toBe(`http://localhost:${port}/v1`);
+      await page.getByLabel('API key').fill('pk_wrong_key_0123456789');
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: /\S/ }).first().waitFor();
+      expect(await page.getByText(/Connected/).count()).toBe(0);
+      expect(await page.getByRole('alert').filter({ hasText: /\S/ }).allTextContents()).toEqual([expect.stringMatching(/^The API key was refused\./)]);
+
+      await page.getByLabel('API key').fill(developmentKey);
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      await page.getByText(`Connected to http://localhost:${port}/v1.`, { exact: false }).waitFor();
+      await page.getByRole('cell', { name: 'Storefront Rex' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Add pet' }).count()).toBe(1);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   describe.each(['localhost', '127.0.0.1'])('Swagger UI opened at http://%s on its port', (host) => {
     let page: Page;
     const operation = (operationId: string) => page.locator(`#operations-pets-${operationId}`);
