@@ -10,7 +10,7 @@ const POSTGRES_CODES = /^(08|57P0[123]|53300|57014|25006)/;
 const READ_ONLY_TRANSACTION = '25006';
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 const MESSAGES = /Driver not Connected|Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Cannot use a pool after calling end/i;
-const TYPEORM_NOT_CONNECTED = new Set(['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError', 'QueryRunnerProviderAlreadyReleasedError']);
+const TYPEORM_NOT_CONNECTED = new Set(['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError', 'QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   // Duck-typed rather than instanceof: driver and socket errors may come from another realm (Jest's VM, for one).
