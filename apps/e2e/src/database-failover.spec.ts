@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type NodeProcess, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
+import {
+  type NodeProcess,
+  registerWebhookEndpoint,
+  spawnService,
+  startWebhookReceiver,
+  stopNode,
+  waitUntilReady,
+  WEBHOOK_RECEIVER_ENV,
+  type WebhookReceiver,
+} from '@petstore/testing';
 import { type Member, type PatroniCluster, patroniRuns, startPatroniCluster, storedPets } from './support/patroni';
 import { TEST_KEY } from './support/test-key';
 
@@ -86,13 +95,17 @@ const unexpected = (answers: Answer[]) =>
 (patroniRuns('the database failover tests') ? describe : describe.skip)('a PostgreSQL failover under load (Patroni, synchronous replication)', () => {
   let cluster: PatroniCluster;
   let service: NodeProcess | undefined;
+  let receiver: WebhookReceiver;
+  let registered = false;
 
   beforeAll(async () => {
+    receiver = await startWebhookReceiver({ verify: true });
     cluster = await startPatroniCluster();
   }, 300_000);
   afterAll(async () => {
     await stopService();
     await cluster?.stop();
+    await receiver?.close();
   });
 
   async function stopService(): Promise<void> {
@@ -102,9 +115,22 @@ const unexpected = (answers: Answer[]) =>
 
   async function startServiceOn(port: number): Promise<NodeProcess> {
     const started = await spawnService({
-      env: { API_KEYS: TEST_KEY, DATABASE_URL: cluster.url(port), DATABASE_CONNECT_TIMEOUT_MS: '2000', DATABASE_STATEMENT_TIMEOUT_MS: '3000', RATE_LIMIT_RPS: '0', METRICS_PORT: '0' },
+      env: {
+        ...WEBHOOK_RECEIVER_ENV,
+        // Retries a second or two apart: a delivery that met the switch is tried again within the test.
+        WEBHOOK_RETRY_SCHEDULE: '1,2,2,2,2,2,2,2,2,2',
+        API_KEYS: TEST_KEY,
+        DATABASE_URL: cluster.url(port),
+        DATABASE_CONNECT_TIMEOUT_MS: '2000',
+        DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+        RATE_LIMIT_RPS: '0',
+        METRICS_PORT: '0',
+      },
     });
     await waitUntilReady(started);
+    // Once the first instance has migrated the database: every pet created from now on has its pet.created.
+    if (!registered) await registerWebhookEndpoint(cluster.url(port), receiver.url, receiver.secret);
+    registered = true;
     return started;
   }
 
@@ -135,6 +161,22 @@ const unexpected = (answers: Answer[]) =>
     const byName = new Map(stored.map(({ name, id }) => [name, id]));
     expect(stored.length).toBe(byName.size);
     expect([...load.acknowledged].filter(([name, id]) => byName.get(name) !== id)).toEqual([]);
+
+    // A walk of every page through the service sees each acknowledged pet once.
+    const walked: number[] = [];
+    for (let url: string | undefined = `${origin}/v1/pets?limit=100`; url; ) {
+      const page: Response = await fetch(url, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      expect(page.status).toBe(200);
+      walked.push(...((await page.json()) as Array<{ id: number }>).map(({ id }) => id));
+      url = /^<([^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1];
+    }
+    const acknowledgedIds = [...load.acknowledged.values()];
+    expect(acknowledgedIds.filter((id) => walked.filter((each) => each === id).length !== 1)).toEqual([]);
+
+    // Every acknowledged pet's pet.created delivered at least once, signed as the receiver verifies.
+    const deliveredIds = () => new Set(receiver.delivered().map(({ event }) => (event as { data: { id: number } }).data.id));
+    await receiver.waitFor(() => acknowledgedIds.every((id) => deliveredIds().has(id)), 120_000);
+    expect(acknowledgedIds.filter((id) => !deliveredIds().has(id))).toEqual([]);
   }
 
   describe('through HAProxy on /primary', () => {
