@@ -51,8 +51,11 @@ const CLI = join(__dirname, '../../../dist/apps/cli/main.js');
         addresses: { api: `http://localhost:${port}/v1`, docs: `http://localhost:${port}/docs`, storefront: `http://localhost:${port}/storefront/` },
       }),
     ]);
-    // Nest's narration of its modules and routes stays below info: start-up is a handful of lines, not thirty.
-    expect(lines.length).toBeLessThanOrEqual(6);
+    // Nest's narration of its modules and routes stays below info: start-up is a handful of lines, not thirty. (Counted
+    // by what they are: Fastify's "Server listening at" lines are one per network interface, which varies by machine.)
+    const narration = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+    expect(lines.filter((line) => narration.has(String((line as { context?: unknown }).context)))).toEqual([]);
+    expect(lines.filter((line) => !line.msg.startsWith('Server listening at')).length).toBeLessThanOrEqual(3);
     for (const address of Object.values(announced[0].addresses ?? {})) {
       const answer = await fetch(address.endsWith('/v1') ? `${address}/pets` : address, { headers: { authorization: `Bearer ${developmentKey}` } });
       expect({ address, status: answer.status }).toEqual({ address, status: 200 });
