@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Pet } from '@petstore/contract';
-import { chromiumRuns, freePort, launchChromium } from '@petstore/testing';
+import { authorizeInSwaggerUi, chromiumRuns, freePort, launchChromium } from '@petstore/testing';
 import { JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';
 
 (chromiumRuns('the Swagger UI browser tests') ? describe : describe.skip)('Swagger UI (/docs)', () => {
@@ -90,14 +90,7 @@ import { JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app'
   });
 
   it('lists the seeded pet once authorized with the bearer key', async () => {
-    await page.locator('.auth-wrapper .btn.authorize').click();
-    const dialog = page.locator('.modal-ux');
-    await dialog.locator('#auth-bearer-value').fill(TEST_KEY);
-    await dialog.locator('.btn.modal-btn.authorize').click();
-    // The dialog offers Logout only once the key is accepted into the UI's state.
-    await dialog.locator('.btn.modal-btn', { hasText: 'Logout' }).waitFor();
-    await dialog.locator('.btn.modal-btn.btn-done').click();
-    await dialog.waitFor({ state: 'detached' });
+    await authorizeInSwaggerUi(page, TEST_KEY);
 
     const row = await executeListPets();
     expect((await row.locator('.response-col_status').innerText()).trim()).toBe('200');

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumRuns, freePort, launchChromium, type NodeProcess, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
+import { authorizeInSwaggerUi, chromiumRuns, freePort, launchChromium, type NodeProcess, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
 
 // A newcomer's first minutes, as the README tells them: the built service started on a port of their own with nothing
 // configured (no PUBLIC_BASE_URL, no API_KEYS, every interface), its output read for the key and the addresses, then
@@ -157,12 +157,7 @@ const CLI = join(__dirname, '../../../dist/apps/cli/main.js');
     });
 
     it('authorizes with the key, adds two different pets (two 201s, no shared Idempotency-Key) and lists them', async () => {
-      await page.locator('.auth-wrapper .btn.authorize').click();
-      const dialog = page.locator('.modal-ux');
-      await dialog.locator('#auth-bearer-value').fill(developmentKey);
-      await dialog.locator('.btn.modal-btn.authorize').click();
-      await dialog.locator('.btn.modal-btn', { hasText: 'Logout' }).waitFor();
-      await dialog.locator('.btn.modal-btn.btn-done').click();
+      await authorizeInSwaggerUi(page, developmentKey);
 
       const create = operation('createPet');
       await create.locator('.opblock-summary-control').click();

@@ -27,4 +27,5 @@ export {
   type WebhookReceiverOptions,
 } from './webhook-receiver';
 export { CHROMIUM, chromiumRuns, launchChromium } from './chromium';
+export { authorizeInSwaggerUi } from './swagger-ui';
 export { prometheusRule } from './prometheus-rule';

@@ -224,8 +224,9 @@ function haproxyConfig(dir: string, port: number, members: Member[]): string {
   return file;
 }
 
+/** One short-lived connection as the superuser; a member that stops answering mid-query fails it instead of stalling the poll. */
 async function admin<T>(port: number, database: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/${database}`, connectionTimeoutMillis: 2_000 });
+  const client = new Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/${database}`, connectionTimeoutMillis: 2_000, query_timeout: 30_000 });
   await client.connect();
   try {
     return await work(client);
