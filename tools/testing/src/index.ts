@@ -12,6 +12,7 @@ export {
   waitUntilLive,
   waitUntilReady,
 } from './built-service';
+export { CLUSTER_DATABASE, type Member, type PatroniCluster, patroniRuns, startPatroniCluster, storedPets } from './patroni';
 export { PGBOUNCER_INI, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './pgbouncer';
 export { portOpen, waitForPort } from './port-open';
 export { localPortsTo } from './tcp-connections';

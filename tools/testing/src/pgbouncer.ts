@@ -18,11 +18,11 @@ export const pgbouncerInstalled = (): boolean => spawnSync('pgbouncer', ['--vers
 
 /**
  * Starts PgBouncer with deploy/pgbouncer/pgbouncer.ini in front of the test server (`server`, host:port), on `port`,
- * trusting the current OS user as the test server does: transaction pooling and the timeouts as deployed.
+ * trusting `user` (the current OS user unless named) as the test server does: transaction pooling and the timeouts as
+ * deployed.
  */
-export async function startPgBouncer(server: { host: string; port: number }, port: number): Promise<RunningPgBouncer> {
+export async function startPgBouncer(server: { host: string; port: number }, port: number, user = userInfo().username): Promise<RunningPgBouncer> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-pgbouncer-'));
-  const user = userInfo().username;
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`);
   const ini = readFileSync(PGBOUNCER_INI, 'utf8')
     .replace(/^\* = host=\S+ port=\d+$/m, `* = host=${server.host} port=${server.port}`)

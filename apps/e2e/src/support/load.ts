@@ -143,3 +143,85 @@ function mixedTraffic(
     },
   };
 }
+
+/** One answer a {@link startCarefulLoad} received (status 0: no answer, the error in `body`). */
+export interface Answer {
+  what: 'create' | 'list';
+  status: number;
+  at: number;
+  body: string;
+  retryAfter: string | null;
+}
+
+export interface CarefulLoad {
+  /** Every answer, in the order received. */
+  answers: Answer[];
+  /** Pet name → the id its 201 gave. */
+  acknowledged: Map<string, number>;
+  /** Lets each loop finish its operation. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates and lists as a careful client sends them through a fault: each create has its own Idempotency-Key and is
+ * retried with it after a 503 or 409's Retry-After, until it is acknowledged or answered otherwise. Unlike
+ * {@link startLoad}, which counts every answer but the expected one as a failure, every answer is kept, to be judged
+ * afterwards (see {@link unexpectedAnswers}).
+ */
+export function startCarefulLoad({ origin, key, prefix }: Omit<LoadOptions, 'rate' | 'workers'>): CarefulLoad {
+  const answers: Answer[] = [];
+  const acknowledged = new Map<string, number>();
+  let running = true;
+  const ask = async (what: Answer['what'], url: string, init: RequestInit = {}): Promise<Answer> => {
+    let answer: Answer;
+    try {
+      const response = await fetch(url, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers }, signal: AbortSignal.timeout(60_000) });
+      answer = { what, status: response.status, at: Date.now(), body: await response.text(), retryAfter: response.headers.get('retry-after') };
+    } catch (error) {
+      answer = { what, status: 0, at: Date.now(), body: String((error as Error).cause ?? error), retryAfter: null };
+    }
+    answers.push(answer);
+    return answer;
+  };
+  const creating = (async () => {
+    while (running) {
+      const name = `${prefix}${randomUUID()}`;
+      const init = { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify({ name, categoryId: 1 }) };
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        const answer = await ask('create', `${origin}/v1/pets`, init);
+        if (answer.status === 201) {
+          acknowledged.set(name, (JSON.parse(answer.body) as { id: number }).id);
+          break;
+        }
+        if (answer.status !== 503 && answer.status !== 409) break;
+        await sleep(Number(answer.retryAfter ?? 1) * 1000);
+      }
+      await sleep(20);
+    }
+  })();
+  const listing = (async () => {
+    while (running) {
+      await ask('list', `${origin}/v1/pets?limit=20`);
+      await sleep(50);
+    }
+  })();
+  return {
+    answers,
+    acknowledged,
+    async stop() {
+      running = false;
+      await Promise.all([creating, listing]);
+    },
+  };
+}
+
+/**
+ * The answers that are neither a 2xx nor a 503 Error with Retry-After (a 409 with Retry-After while a retried create
+ * still runs is the 503's kin): what a fault must never produce.
+ */
+export const unexpectedAnswers = (answers: Answer[]): Answer[] =>
+  answers.filter(({ status, retryAfter, body }) => {
+    if (status >= 200 && status < 300) return false;
+    if ((status === 503 || status === 409) && retryAfter !== null && /"code":"(service_unavailable|idempotency_key_in_use)"/.test(body)) return false;
+    return true;
+  });

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { parse, stringify } from 'yaml';
-import { freePort, TcpRelay, waitForPort } from '@petstore/testing';
+import { freePort } from './free-port';
+import { waitForPort } from './port-open';
+import { TcpRelay } from './tcp-relay';
 
 const execFileAsync = promisify(execFile);
-const DEPLOY = join(__dirname, '../../../../deploy/patroni');
+const DEPLOY = join(__dirname, '../../../deploy/patroni');
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 /** The database the service uses on the cluster. */
 export const CLUSTER_DATABASE = 'petstore';
@@ -51,7 +53,7 @@ export interface PatroniCluster {
   start(member: Member): Promise<void>;
   /** A planned switchover to `candidate` (or any synchronous standby). */
   switchover(candidate?: Member): Promise<void>;
-  /** Waits until every member runs and one of them is a synchronous standby: the cluster can fail over again. */
+  /** Waits until every member runs and (with more than one) one is a synchronous standby: the cluster can fail over again. */
   waitUntilHealthy(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -80,7 +82,10 @@ function asPostgres(command: string, args: string[], log: string): ChildProcess 
   return child;
 }
 
-/** Three (or `size`) Patroni members over one etcd, on private ports of loopback, with HAProxy in front. */
+/**
+ * Three (or `size`) Patroni members over one etcd, on private ports of loopback, with HAProxy in front. One member is
+ * a single PostgreSQL with the same settings and path (the benchmark's baseline for a replicated one).
+ */
 export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-patroni-'));
   chownSync(dir, uidOf('postgres'), gidOf('postgres'));
@@ -180,7 +185,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
       const deadline = Date.now() + 120_000;
       for (;;) {
         const list = JSON.parse(await patronictl('list', '-f', 'json')) as Array<{ Member: string; Role: string; State: string }>;
-        if (list.length === size && list.every(({ State }) => ['running', 'streaming'].includes(State)) && list.some(({ Role }) => Role === 'Sync Standby')) return;
+        if (list.length === size && list.every(({ State }) => ['running', 'streaming'].includes(State)) && (size === 1 || list.some(({ Role }) => Role === 'Sync Standby'))) return;
         if (Date.now() > deadline) throw new Error(`the cluster did not become healthy within 120 s: ${JSON.stringify(list)}`);
         await sleep(250);
       }
