@@ -11,6 +11,7 @@ import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } f
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
 import { type OtherNode, prepareOtherNode } from './other-node';
+import { type ClusterDatabase, startClusterDatabases } from './replicated';
 import { formatSpread, ratio, spread, table } from './report';
 import { migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
 import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
@@ -37,6 +38,9 @@ const USAGE = `npm run bench -- [options]
                       /usr/bin/node), alternated with the others: the same build, its dependencies installed again for
                       that Node.js (native addons are built per ABI); prints each beside the reference on its own Node.js
                       and the two Node.js lines against each other
+  --replicated        also run the service on PostgreSQL under Patroni (deploy/patroni, through its HAProxy): on a
+                      one-member cluster and on a synchronous pair, alternated with the others; prints the pair against
+                      the single member (what synchronous replication costs). As root, with patroni, etcd and haproxy
   --webhook-receiver  starts a local webhook receiver that answers 204 at once and registers it as an endpoint
                       (pet.created) of every service's database after seeding: each create is then also delivered.
                       After each run of creates, waits (up to 120 s) until that service has delivered every pet it
@@ -69,6 +73,8 @@ interface Options {
   /** A second SQLite service with these NODE_OPTIONS and variables, compared with the first. */
   variantNodeOptions?: string;
   variantEnv?: Record<string, string>;
+  /** The service also on a one-member Patroni cluster and on a synchronous pair. */
+  replicated: boolean;
   /** One webhook endpoint per service, a local receiver answering 204. */
   webhookReceiver: boolean;
   /** A second Node.js binary that runs a second service on SQLite and a second reference. */
@@ -102,7 +108,7 @@ function parseOptions(): Options {
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
-      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, replicated: { type: 'boolean' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -127,6 +133,7 @@ function parseOptions(): Options {
   if (values['also-node'] !== undefined && (mode !== 'compare' || database === 'postgres')) {
     throw new Error('--also-node compares the service on SQLite under two Node.js binaries: it needs the comparison with --database sqlite or both');
   }
+  if (values.replicated && mode !== 'compare') throw new Error('--replicated goes with the comparison, not with --large or --smoke');
   if (values['webhook-receiver'] && mode !== 'compare') throw new Error('--webhook-receiver goes with the comparison, not with --large or --smoke');
   const variantEnv = values['variant-env']?.split(',').map((pair) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(pair.trim()));
   if (variantEnv?.some((match) => !match)) throw new Error(`--variant-env takes NAME=value pairs, comma-separated, not ${values['variant-env']}`);
@@ -147,6 +154,7 @@ function parseOptions(): Options {
     nodeOptions: values['node-options'],
     variantNodeOptions: values['variant-node-options'],
     variantEnv: variantEnv && Object.fromEntries(variantEnv.map((match) => [match?.[1], match?.[2]])),
+    replicated: values.replicated ?? false,
     webhookReceiver: values['webhook-receiver'] ?? false,
     alsoNode: values['also-node'],
     out: resolve(values.out ?? `tmp/bench/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
@@ -229,6 +237,8 @@ const LABELS: Record<string, string> = {
   sqlite: 'service (SQLite)',
   postgres: 'service (PostgreSQL)',
   variant: 'service (SQLite, variant)',
+  single: 'service (Patroni, one member)',
+  replicated: 'service (Patroni, synchronous pair)',
 };
 /** The servers run by --also-node's Node.js; their labels carry its version, known once it has run. */
 const OTHER = { reference: 'otherReference', sqlite: 'otherSqlite' } as const;
@@ -250,6 +260,7 @@ async function compare(options: Options, dir: string) {
   const servers: Record<string, RunningServer> = {};
   const peakRssMb: Record<string, number> = {};
   let postgres: PostgresDatabase | undefined;
+  let clusters: { single: ClusterDatabase; replicated: ClusterDatabase } | undefined;
   let result;
   const other: OtherNode | undefined = options.alsoNode === undefined ? undefined : await prepareOtherNode(options.alsoNode, dir);
   const labels: Record<string, string> = other
@@ -312,6 +323,13 @@ async function compare(options: Options, dir: string) {
       const env = await withEndpoint('postgres', postgres.url);
       servers.postgres = await startService({ ...service, env, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
     }
+    if (options.replicated) {
+      clusters = await startClusterDatabases(options.pets, 2, dir);
+      for (const name of ['single', 'replicated'] as const) {
+        const env = await withEndpoint(name, clusters[name].url);
+        servers[name] = await startService({ ...service, env, databaseUrl: clusters[name].url, logFile: join(dir, `service-${name}.log`) });
+      }
+    }
     const pets = Object.fromEntries(Object.keys(servers).map((name) => [name, options.pets]));
     result = await alternate(options, options.workloads, servers, pets, receivers);
     const creates = WORKLOADS.find((workload) => workload.key === 'create')?.name;
@@ -324,6 +342,8 @@ async function compare(options: Options, dir: string) {
   } finally {
     await Promise.all(Object.values(servers).map(stopServer));
     await Promise.all(Object.values(receivers).map((receiver) => receiver.close()));
+    await clusters?.single.stop();
+    await clusters?.replicated.stop();
     if (postgres && options.keep) process.stderr.write(`PostgreSQL database kept: ${postgres.name}\n`);
     else await postgres?.drop();
   }
@@ -352,6 +372,7 @@ async function compare(options: Options, dir: string) {
       rows.push(ratioRow(`service: node ${process.version}/${other.version}`, 'sqlite', OTHER.sqlite, ''));
       rows.push(ratioRow(`reference: node ${process.version}/${other.version}`, 'reference', OTHER.reference, ''));
     }
+    if (servers.replicated) rows.push(ratioRow('synchronous pair/one member', 'replicated', 'single', ''));
     if (servers.variant) {
       rows.push(ratioRow('variant/reference', 'variant', 'reference', ''));
       rows.push(ratioRow('variant/sqlite', 'variant', 'sqlite', ''));
@@ -373,9 +394,9 @@ async function compare(options: Options, dir: string) {
           `about ${median((r) => r.rps / r.wrkCores).toFixed(0)} req/s with all of it`,
       );
     }
-    if (onPostgres) {
-      const share = spread(runsOf('postgres').map((r) => (r.databaseCpuSeconds / r.requests) * 1000)).median;
-      notes.push(`service (PostgreSQL): CPU includes its PostgreSQL backends, ${share.toFixed(3)} s/1k req of it`);
+    for (const name of ['postgres', 'single', 'replicated'].filter((each) => servers[each])) {
+      const share = spread(runsOf(name).map((r) => (r.databaseCpuSeconds / r.requests) * 1000)).median;
+      notes.push(`${labels[name]}: CPU includes its PostgreSQL backends (on the primary), ${share.toFixed(3)} s/1k req of it`);
     }
     process.stdout.write(`\n${workload.name}\n${table(COLUMNS, rows)}\n${notes.map((line) => `${line}\n`).join('')}`);
   }
@@ -456,6 +477,7 @@ async function main(): Promise<void> {
       `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}` +
       `${options.variantNodeOptions !== undefined ? `; variant: NODE_OPTIONS=${options.variantNodeOptions}` : ''}` +
       `${options.variantEnv ? `; variant env: ${Object.entries(options.variantEnv).map(([name, value]) => `${name}=${value}`).join(' ')}` : ''}` +
+      `${options.replicated ? '; also on Patroni: one member, and a synchronous pair' : ''}` +
       `${options.webhookReceiver ? '; one webhook endpoint per service (a local receiver answering 204)' : ''}` +
       `; node ${process.version}, ${cpus().length} CPUs\n`,
   );
