@@ -2,7 +2,7 @@
 // PostgreSQL against itself on SQLite, on fresh databases with the same rows, driven by wrk; runs alternated
 // A B C A B C so that drift on the machine hits every server alike.
 // Usage: npm run bench -- [--rounds 3] [--duration 10] [--database both] [--large | --smoke] [--out file.json]  (--help for all)
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,7 +13,7 @@ import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type W
 import { type OtherNode, prepareOtherNode } from './other-node';
 import { type ClusterDatabase, startClusterDatabases } from './replicated';
 import { formatSpread, ratio, spread, table } from './report';
-import { migrate, migratedTemplate, seededCopy, seedPostgres } from './seed';
+import { migrate, migratedTemplate, seededCopy, seedPostgres, seedSqlite } from './seed';
 import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
 
 const USAGE = `npm run bench -- [options]
@@ -38,6 +38,9 @@ const USAGE = `npm run bench -- [options]
                       /usr/bin/node), alternated with the others: the same build, its dependencies installed again for
                       that Node.js (native addons are built per ABI); prints each beside the reference on its own Node.js
                       and the two Node.js lines against each other
+  --baseline MAIN     also run another build of the service (e.g. a worktree's dist/apps/api/main.js, built from an
+                      earlier commit, its node_modules beside it) on each database the service runs on, alternated with
+                      the others; prints this build against it: a change measured before and after in one run
   --replicated        also run the service on PostgreSQL under Patroni (deploy/patroni, through its HAProxy): on a
                       one-member cluster and on a synchronous pair, alternated with the others; prints the pair against
                       the single member (what synchronous replication costs). As root, with patroni, etcd and haproxy
@@ -73,6 +76,8 @@ interface Options {
   /** A second SQLite service with these NODE_OPTIONS and variables, compared with the first. */
   variantNodeOptions?: string;
   variantEnv?: Record<string, string>;
+  /** Another build's main.js, run beside this one on each database. */
+  baseline?: string;
   /** The service also on a one-member Patroni cluster and on a synchronous pair. */
   replicated: boolean;
   /** One webhook endpoint per service, a local receiver answering 204. */
@@ -108,7 +113,7 @@ function parseOptions(): Options {
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
-      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, replicated: { type: 'boolean' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, replicated: { type: 'boolean' }, baseline: { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -133,6 +138,9 @@ function parseOptions(): Options {
   if (values['also-node'] !== undefined && (mode !== 'compare' || database === 'postgres')) {
     throw new Error('--also-node compares the service on SQLite under two Node.js binaries: it needs the comparison with --database sqlite or both');
   }
+  if (values.baseline !== undefined && (mode !== 'compare' || !existsSync(values.baseline))) {
+    throw new Error(`--baseline takes the main.js of another build (${values.baseline} is not one) and goes with the comparison`);
+  }
   if (values.replicated && mode !== 'compare') throw new Error('--replicated goes with the comparison, not with --large or --smoke');
   if (values['webhook-receiver'] && mode !== 'compare') throw new Error('--webhook-receiver goes with the comparison, not with --large or --smoke');
   const variantEnv = values['variant-env']?.split(',').map((pair) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(pair.trim()));
@@ -154,6 +162,7 @@ function parseOptions(): Options {
     nodeOptions: values['node-options'],
     variantNodeOptions: values['variant-node-options'],
     variantEnv: variantEnv && Object.fromEntries(variantEnv.map((match) => [match?.[1], match?.[2]])),
+    baseline: values.baseline && resolve(values.baseline),
     replicated: values.replicated ?? false,
     webhookReceiver: values['webhook-receiver'] ?? false,
     alsoNode: values['also-node'],
@@ -237,6 +246,8 @@ const LABELS: Record<string, string> = {
   sqlite: 'service (SQLite)',
   postgres: 'service (PostgreSQL)',
   variant: 'service (SQLite, variant)',
+  baselineSqlite: 'baseline build (SQLite)',
+  baselinePostgres: 'baseline build (PostgreSQL)',
   single: 'service (Patroni, one member)',
   replicated: 'service (Patroni, synchronous pair)',
 };
@@ -260,6 +271,7 @@ async function compare(options: Options, dir: string) {
   const servers: Record<string, RunningServer> = {};
   const peakRssMb: Record<string, number> = {};
   let postgres: PostgresDatabase | undefined;
+  let baselinePostgres: PostgresDatabase | undefined;
   let clusters: { single: ClusterDatabase; replicated: ClusterDatabase } | undefined;
   let result;
   const other: OtherNode | undefined = options.alsoNode === undefined ? undefined : await prepareOtherNode(options.alsoNode, dir);
@@ -286,6 +298,11 @@ async function compare(options: Options, dir: string) {
       });
       await migrate(postgres.url, join(dir, 'postgres-migrate.log'));
       await seedPostgres(postgres.url, options.pets);
+      if (options.baseline) {
+        baselinePostgres = await createPostgresDatabase(options.postgresUrl, 'bench_baseline');
+        await migrate(baselinePostgres.url, join(dir, 'baseline-postgres-migrate.log'), options.baseline);
+        await seedPostgres(baselinePostgres.url, options.pets);
+      }
     }
     // The smoke run checks answers, not speed: the generator's ceiling is left out to keep it short.
     if (options.mode !== 'smoke') servers.ceiling = await startTrivial(join(dir, 'trivial.log'));
@@ -323,6 +340,16 @@ async function compare(options: Options, dir: string) {
       const env = await withEndpoint('postgres', postgres.url);
       servers.postgres = await startService({ ...service, env, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
     }
+    if (options.baseline && onSqlite) {
+      // Its own migrations on a copy of the same seeded rows: a later build's schema changes do not leak into it.
+      const file = join(dir, 'baseline.sqlite');
+      await migrate(`sqlite:${file}`, join(dir, 'baseline-migrate.log'), options.baseline);
+      seedSqlite(file, options.pets);
+      servers.baselineSqlite = await startService({ ...service, main: options.baseline, databaseUrl: `sqlite:${file}`, logFile: join(dir, 'baseline-sqlite.log') });
+    }
+    if (options.baseline && baselinePostgres) {
+      servers.baselinePostgres = await startService({ ...service, main: options.baseline, databaseUrl: baselinePostgres.url, logFile: join(dir, 'baseline-postgres.log') });
+    }
     if (options.replicated) {
       clusters = await startClusterDatabases(options.pets, 2, dir);
       for (const name of ['single', 'replicated'] as const) {
@@ -346,6 +373,7 @@ async function compare(options: Options, dir: string) {
     await clusters?.replicated.stop();
     if (postgres && options.keep) process.stderr.write(`PostgreSQL database kept: ${postgres.name}\n`);
     else await postgres?.drop();
+    await baselinePostgres?.drop();
   }
   for (const workload of options.workloads) {
     const runsOf = (server: string) => measured(result.runs, workload.name, server);
@@ -372,6 +400,8 @@ async function compare(options: Options, dir: string) {
       rows.push(ratioRow(`service: node ${process.version}/${other.version}`, 'sqlite', OTHER.sqlite, ''));
       rows.push(ratioRow(`reference: node ${process.version}/${other.version}`, 'reference', OTHER.reference, ''));
     }
+    if (servers.baselineSqlite) rows.push(ratioRow('this build/baseline (SQLite)', 'sqlite', 'baselineSqlite', ''));
+    if (servers.baselinePostgres) rows.push(ratioRow('this build/baseline (PostgreSQL)', 'postgres', 'baselinePostgres', ''));
     if (servers.replicated) rows.push(ratioRow('synchronous pair/one member', 'replicated', 'single', ''));
     if (servers.variant) {
       rows.push(ratioRow('variant/reference', 'variant', 'reference', ''));
@@ -477,6 +507,7 @@ async function main(): Promise<void> {
       `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}` +
       `${options.variantNodeOptions !== undefined ? `; variant: NODE_OPTIONS=${options.variantNodeOptions}` : ''}` +
       `${options.variantEnv ? `; variant env: ${Object.entries(options.variantEnv).map(([name, value]) => `${name}=${value}`).join(' ')}` : ''}` +
+      `${options.baseline ? `; baseline build: ${options.baseline}` : ''}` +
       `${options.replicated ? '; also on Patroni: one member, and a synchronous pair' : ''}` +
       `${options.webhookReceiver ? '; one webhook endpoint per service (a local receiver answering 204)' : ''}` +
       `; node ${process.version}, ${cpus().length} CPUs\n`,

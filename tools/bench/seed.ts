@@ -9,8 +9,8 @@ import { startService, stopServer } from './servers';
  * /health/ready says the migrations ran. The database is then seeded directly, which is much faster than a million
  * POSTs and leaves the service's schema (tables, index, sequences) exactly as it made it.
  */
-export async function migrate(databaseUrl: string, logFile: string): Promise<void> {
-  await stopServer(await startService({ databaseUrl, logFile, logLevel: 'warn' }));
+export async function migrate(databaseUrl: string, logFile: string, main?: string): Promise<void> {
+  await stopServer(await startService({ databaseUrl, logFile, logLevel: 'warn', main }));
 }
 
 /** An empty, migrated SQLite file that seeded copies are made of. */
@@ -30,9 +30,15 @@ export function statusOf(n: number): string {
 const nameOf = (n: number) => `Pet ${n}`;
 const categoryOf = (n: number) => 1 + (n % 50);
 
-/** A copy of the template with `count` pets (ids 1..count), inserted by one prepared statement in one transaction. */
+/** A copy of the template with `count` pets (ids 1..count): see {@link seedSqlite}. */
 export function seededCopy(template: string, file: string, count: number): string {
   copyFileSync(template, file);
+  seedSqlite(file, count);
+  return file;
+}
+
+/** `count` pets (ids 1..count) into a migrated, empty SQLite file, by one prepared statement in one transaction. */
+export function seedSqlite(file: string, count: number): void {
   const db = new Database(file);
   const insert = db.prepare('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)');
   db.transaction(() => {
@@ -40,7 +46,6 @@ export function seededCopy(template: string, file: string, count: number): strin
   })();
   db.close();
   checkpoint(file);
-  return file;
 }
 
 /** The same `count` pets (ids 1..count) in a migrated, empty PostgreSQL database, in one statement; then analysed. */
