@@ -29,7 +29,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
  * (`headers` of their route rules), over the API's.
  */
 export function pageSecurityHeaders(config: AppConfig): Record<string, string> {
-  return helmetHeaders({
+  const headers = helmetHeaders({
     contentSecurityPolicy: {
       directives: {
         connectSrc: ["'self'", ...documentedOrigins(config)],
@@ -39,6 +39,8 @@ export function pageSecurityHeaders(config: AppConfig): Record<string, string> {
       },
     },
   });
+  // Swagger UI's files may be kept and revalidated; the API's no-store would fetch them whole on every visit.
+  return { ...headers, 'cache-control': 'no-cache' };
 }
 
 /**
@@ -73,18 +75,31 @@ function documentedOrigins(config: AppConfig): string[] {
 }
 
 /**
- * Security headers on every response (helmet), set at request start. Call before adding the other request hooks:
- * Fastify runs them in order, and one that throws (a 401) skips the rest.
+ * What an API's answer needs, after the OWASP REST Security Cheat Sheet's "Security headers": JSON loads nothing and is
+ * never to be framed (`default-src 'none'`, `frame-ancestors 'none'`, `X-Frame-Options` for browsers before CSP),
+ * must not be sniffed as another type, stored by a cache (it answers a key) or read by another origin's page without
+ * CORS (`Cross-Origin-Resource-Policy`, which scanners ask of every response), and HTTPS stays HTTPS. helmet's other
+ * headers steer a document (its referrer, DNS prefetching, opener, origin-keyed agent cluster, IE's download prompt,
+ * Flash's cross-domain policies, the retired XSS auditor) and do nothing on JSON: they go on our pages only, while
+ * header bytes on every answer cost throughput (docs/performance.md, docs/security.md).
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+  'cross-origin-resource-policy': 'same-origin',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+};
+
+/**
+ * Security headers on every response, set at request start: the API's, which our pages' routes add to and override
+ * (`headers` of their route rules). Call before adding the other request hooks: Fastify runs them in order, and one
+ * that throws (a 401) skips the rest.
  */
 export function useSecurityHeaders(fastify: FastifyInstance): void {
-  // The API's responses are JSON, which loads nothing and is never to be framed: the policy OWASP recommends for APIs.
-  // It is also much shorter than the page's, on every response, and header bytes cost throughput (docs/performance.md).
-  const apiHeaders = helmetHeaders({
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    frameguard: { action: 'deny' },
-  });
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.headers(apiHeaders);
+    reply.headers(API_SECURITY_HEADERS);
     done();
   });
 }
