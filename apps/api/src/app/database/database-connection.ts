@@ -77,12 +77,16 @@ export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Whether the database answers a trivial query within a second, now (for the metrics; the probe has its own). A
-   * watched database has just been asked by the heartbeat: its verdict, rather than one more query through the pool.
+   * Whether the database answers a trivial query within a second, now (for the metrics). A watched database has just
+   * been asked by the heartbeat: its verdict, rather than one more query through the pool.
    */
   async answers(): Promise<boolean> {
     if (!this.serving) return false;
-    if (this.watch) return true;
+    return this.watch ? true : this.ping();
+  }
+
+  /** `SELECT 1` through the pool within a second: whether a request would get a connection and an answer now. */
+  async ping(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 1_000)));
     try {

@@ -1,4 +1,4 @@
-import type { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import type { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { DatabaseConnection } from '../database/database-connection';
 import { ApiException } from '../errors/api-exception';
 import { ShutdownState } from '../http/shutdown-state';
@@ -6,7 +6,7 @@ import { HealthController } from './health.controller';
 
 /** The controller over a connection in the given state; Terminus is not reached by `routable`. */
 const controllerWith = (connection: Pick<DatabaseConnection, 'ready' | 'serving'>, shutdown = new ShutdownState()) =>
-  new HealthController({} as HealthCheckService, {} as TypeOrmHealthIndicator, shutdown, connection as DatabaseConnection);
+  new HealthController({} as HealthCheckService, {} as HealthIndicatorService, shutdown, connection as DatabaseConnection);
 
 const refusal = (probe: () => unknown) => {
   try {
