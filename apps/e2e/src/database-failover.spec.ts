@@ -194,28 +194,64 @@ interface Fault {
   });
 
   describe('straight to one member, as a writer address that stays put', () => {
-    it('answers 503, never 500, while its member is demoted, and creates again once that member leads again', async () => {
-      const member = await cluster.waitForPrimary();
+    let member: Member;
+    beforeAll(async () => {
+      member = await cluster.waitForPrimary();
       service = await startServiceOn(member.pgPort);
-      try {
-        await underLoad('direct-', {
-          async cause() {
-            await cluster.switchover();
+    });
+    afterAll(stopService);
+
+    /**
+     * After each fault the service's address leads to a replica (or to nothing): readiness red, creates refused with
+     * 503. Then the member leads again, as a managed database's writer address does once its endpoint moves back.
+     */
+    async function leadingAgain(): Promise<Member> {
+      await cluster.waitUntilHealthy();
+      const deadline = Date.now() + 60_000;
+      const ready = async () => (await fetch(`${service?.origin}/health/ready`)).status;
+      while ((await ready()) !== 503 && Date.now() < deadline) await sleep(100);
+      expect(await ready()).toBe(503);
+      await cluster.makeSyncStandby(member);
+      await cluster.switchover(member);
+      return cluster.waitForPrimary({ is: member });
+    }
+
+    it('answers 503, never 500, while its member is switched away, and creates again once that member leads again', async () => {
+      await underLoad('direct-switched-', {
+        async cause() {
+          await cluster.switchover();
+          await cluster.waitForPrimary({ not: member });
+          return leadingAgain();
+        },
+        aftermath: () => cluster.waitUntilHealthy(),
+      });
+    });
+
+    it('answers 503, never 500, while its member is killed and rejoins as a replica, and creates once it leads again', async () => {
+      await underLoad('direct-killed-', {
+        async cause() {
+          cluster.kill(member);
+          await cluster.waitForPrimary({ not: member });
+          await cluster.start(member);
+          return leadingAgain();
+        },
+        aftermath: () => cluster.waitUntilHealthy(),
+      });
+    });
+
+    it('answers 503, never 500, while its member is cut off from etcd and demotes itself, and creates once it leads again', async () => {
+      await underLoad('direct-isolated-', {
+        async cause() {
+          member.dcs.silence();
+          try {
             await cluster.waitForPrimary({ not: member });
-            await cluster.waitUntilHealthy();
-            // The service's address leads to a replica now: readiness red, creates refused with 503.
-            const deadline = Date.now() + 60_000;
-            const ready = async () => (await fetch(`${service?.origin}/health/ready`)).status;
-            while ((await ready()) !== 503 && Date.now() < deadline) await sleep(100);
-            expect(await ready()).toBe(503);
-            await cluster.switchover(member);
-            return cluster.waitForPrimary({ is: member });
-          },
-          aftermath: () => cluster.waitUntilHealthy(),
-        });
-      } finally {
-        await stopService();
-      }
+          } finally {
+            member.dcs.heal();
+          }
+          return leadingAgain();
+        },
+        aftermath: () => cluster.waitUntilHealthy(),
+      });
     });
   });
 });

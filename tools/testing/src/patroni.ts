@@ -55,6 +55,12 @@ export interface PatroniCluster {
   switchover(candidate?: Member): Promise<void>;
   /** Waits until every member runs and (with more than one) one is a synchronous standby: the cluster can fail over again. */
   waitUntilHealthy(): Promise<void>;
+  /**
+   * Makes a healthy cluster's replica `member` its synchronous standby, the only member a switchover may go to in
+   * synchronous mode: Patroni keeps a healthy synchronous standby, so the one there now is stopped until `member` is
+   * chosen, then started again.
+   */
+  makeSyncStandby(member: Member): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -147,6 +153,8 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   const patronictl = async (...args: string[]) =>
     (await execFileAsync('patronictl', ['-c', processes[0].config, ...args], { encoding: 'utf8', timeout: 60_000 })).stdout;
 
+  const list = async () => JSON.parse(await patronictl('list', '-f', 'json')) as Array<{ Member: string; Role: string; State: string }>;
+
   const cluster: PatroniCluster = {
     members: processes.map(({ member }) => member),
     haproxyPort,
@@ -181,12 +189,26 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     async switchover(candidate) {
       await patronictl('switchover', '--force', ...(candidate ? ['--candidate', candidate.name] : []));
     },
+    async makeSyncStandby(member) {
+      const syncStandby = async () => (await list()).find(({ Role }) => Role === 'Sync Standby')?.Member;
+      const current = await syncStandby();
+      if (current === member.name) return;
+      const other = cluster.members.find(({ name }) => name === current);
+      if (other) cluster.kill(other);
+      const deadline = Date.now() + 120_000;
+      while ((await syncStandby()) !== member.name) {
+        if (Date.now() > deadline) throw new Error(`${member.name} did not become the synchronous standby within 120 s: ${JSON.stringify(await list())}`);
+        await sleep(250);
+      }
+      if (other) await cluster.start(other);
+      await cluster.waitUntilHealthy();
+    },
     async waitUntilHealthy() {
       const deadline = Date.now() + 120_000;
       for (;;) {
-        const list = JSON.parse(await patronictl('list', '-f', 'json')) as Array<{ Member: string; Role: string; State: string }>;
-        if (list.length === size && list.every(({ State }) => ['running', 'streaming'].includes(State)) && (size === 1 || list.some(({ Role }) => Role === 'Sync Standby'))) return;
-        if (Date.now() > deadline) throw new Error(`the cluster did not become healthy within 120 s: ${JSON.stringify(list)}`);
+        const members = await list();
+        if (members.length === size && members.every(({ State }) => ['running', 'streaming'].includes(State)) && (size === 1 || members.some(({ Role }) => Role === 'Sync Standby'))) return;
+        if (Date.now() > deadline) throw new Error(`the cluster did not become healthy within 120 s: ${JSON.stringify(members)}`);
         await sleep(250);
       }
     },
