@@ -1,8 +1,60 @@
 const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
 const { join } = require('node:path');
 
+/**
+ * Packages left outside the bundle, installed beside it: native drivers (and what TypeORM loads by name for them),
+ * packages whose workers or files are loaded by path (pino's transports, Swagger UI's assets), and OpenTelemetry, which
+ * patches `pg`, `pino` and `http` as Node loads them. Everything else is one minified file, so the process holds
+ * about 4 MB of code instead of the source text of some 2,000 modules (docs/performance.md, where the memory goes).
+ */
+const EXTERNAL = [
+  'sqlite3',
+  'pg',
+  'pg-native',
+  'pg-query-stream',
+  'better-sqlite3',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  'swagger-ui-dist',
+  'swagger-ui-dist/absolute-path.js',
+  '@opentelemetry/api',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/instrumentation-http',
+  '@opentelemetry/instrumentation-pg',
+  '@opentelemetry/instrumentation-pino',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-node',
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/semantic-conventions',
+  // Optional packages that Nest, its mapped types and its Fastify adapter try to load and find absent: left to that
+  // attempt at run time, as without a bundle.
+  '@fastify/multipart',
+  '@fastify/view',
+  '@nestjs/microservices',
+  '@nestjs/microservices/microservices-module.js',
+  '@nestjs/platform-express',
+  '@nestjs/websockets',
+  '@nestjs/websockets/socket-module.js',
+  'class-transformer/storage',
+];
+
+/** Terminus's gRPC indicator is an ES module reading `import.meta.dirname`; in this CommonJS bundle that is `__dirname`. */
+class ImportMetaDirnameAsDirname {
+  apply(compiler) {
+    new compiler.webpack.DefinePlugin({ 'import.meta.dirname': '__dirname' }).apply(compiler);
+  }
+}
+
 module.exports = {
+  // Dependencies' own dynamic requires (Nest's optional packages, TypeORM's drivers it loads by name) and their
+  // missing source maps: known, and harmless at run time; warnings about our own code still show.
+  ignoreWarnings: [(warning) => /[\\/]node_modules[\\/]/.test(warning.module?.resource ?? '')],
   output: { path: join(__dirname, '../../dist/apps/api'), clean: true },
+  // The service and its commands share one file of dependencies rather than a copy each: the image carries all four.
+  optimization: {
+    splitChunks: { cacheGroups: { dependencies: { test: /[\\/]node_modules[\\/]/, name: 'dependencies', chunks: 'all' } } },
+  },
   plugins: [
     new NxAppWebpackPlugin({
       target: 'node',
@@ -16,10 +68,13 @@ module.exports = {
         { entryName: 'openapi', entryPath: './src/admin/openapi.command.ts' },
       ],
       tsConfig: './tsconfig.app.json',
-      optimization: false,
+      externalDependencies: EXTERNAL,
+      // Minified, with class names kept: log contexts and Nest's providers are named by them.
+      optimization: true,
       outputHashing: 'none',
       generatePackageJson: true,
       sourceMap: true,
     }),
+    new ImportMetaDirnameAsDirname(),
   ],
 };

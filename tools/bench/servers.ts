@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type NodeProcess, spawnNode, START_NODE_OPTIONS, startService as startBuiltService, stopNode, waitFor200 } from '@petstore/testing';
+import { type NodeProcess, spawnNode, START_ENV, START_NODE_OPTIONS, startService as startBuiltService, stopNode, waitFor200 } from '@petstore/testing';
 import { withClient } from '../postgres-database';
 
 export const API_KEY = 'bench-key-0123456789abcdef';
@@ -32,7 +32,7 @@ export async function startService({ databaseUrl, logFile, logLevel = 'info', no
   const service = await startBuiltService({
     node,
     main,
-    env: { NODE_ENV: 'production', NODE_OPTIONS: nodeOptions ?? START_NODE_OPTIONS, API_KEYS: API_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel, ...env },
+    env: { ...START_ENV, NODE_ENV: 'production', NODE_OPTIONS: nodeOptions ?? START_NODE_OPTIONS, API_KEYS: API_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel, ...env },
     logFile,
   });
   const server: RunningServer = Object.assign(service, { startupMs: service.liveMs });

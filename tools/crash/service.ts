@@ -1,4 +1,4 @@
-import { START_NODE_OPTIONS, type StartedService, startService as startBuiltService } from '@petstore/testing';
+import { START_ENV, START_NODE_OPTIONS, type StartedService, startService as startBuiltService } from '@petstore/testing';
 
 export const API_KEY = 'crash-key-0123456789abcdef';
 
@@ -8,7 +8,7 @@ export const API_KEY = 'crash-key-0123456789abcdef';
  */
 export function startService(databaseUrl: string, logFile: string, env: Record<string, string> = {}): Promise<StartedService> {
   return startBuiltService({
-    env: { NODE_ENV: 'production', NODE_OPTIONS: START_NODE_OPTIONS, API_KEYS: API_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env },
+    env: { ...START_ENV, NODE_ENV: 'production', NODE_OPTIONS: START_NODE_OPTIONS, API_KEYS: API_KEY, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env },
     logFile,
   });
 }

@@ -73,7 +73,7 @@ describeWithPodman('the container image', () => {
       Size: number;
     }>;
     expect(inspected.Config.User).toBe('node');
-    expect(inspected.Config.Env).toEqual(expect.arrayContaining(['NODE_ENV=production', 'DATABASE_URL=sqlite:/data/petstore.sqlite']));
+    expect(inspected.Config.Env).toEqual(expect.arrayContaining(['NODE_ENV=production', 'MALLOC_ARENA_MAX=2', 'DATABASE_URL=sqlite:/data/petstore.sqlite']));
     expect(Object.keys(inspected.Config.Volumes)).toEqual(['/data']);
     // Exec form, node itself as PID 1, with npm start's V8 flags.
     expect(inspected.Config.Cmd).toEqual(['node', '--max-old-space-size=96', '--max-semi-space-size=8', 'main.js']);

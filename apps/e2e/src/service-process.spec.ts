@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -85,6 +85,8 @@ describe('the service process', () => {
     const major = Number(/petstore_build_info\{[^}]*node_version="(\d+)\./.exec(buildInfo)?.[1]);
     expect(major).toBeGreaterThanOrEqual(24);
     expect(stderr).toBe('');
+    // With glibc's malloc arenas capped (package.json config.malloc_arena_max; docs/operations.md).
+    expect(environmentOf(serviceUnder(npm.pid ?? 0))).toContain('MALLOC_ARENA_MAX=2');
 
     npm.kill(signal);
     expect(await exited).toBe(0);
@@ -151,3 +153,13 @@ describe('the service process', () => {
     expect(service.stderr()).not.toContain('short');
   });
 });
+
+/** The process under `pid` (itself or a descendant) that runs the built service. */
+function serviceUnder(pid: number): number {
+  if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/apps/api/main.js')) return pid;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const found = children.map(serviceUnder).find((child) => child > 0);
+  return found ?? 0;
+}
+
+const environmentOf = (pid: number): string[] => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');

@@ -7,8 +7,11 @@ import { type NodeProcess, type SpawnOptions, spawnNode, stopNode, waitFor200 } 
 const WORKSPACE = join(__dirname, '../../..');
 /** What `npm start` runs: the service as `nx build api` leaves it. */
 export const SERVICE_MAIN = join(WORKSPACE, 'dist', 'apps', 'api', 'main.js');
+const START_CONFIG = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8')).config as Record<string, string>;
 /** The V8 flags of `npm start` (package.json config.node_options): the heap the service really runs with. */
-export const START_NODE_OPTIONS: string = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8')).config.node_options;
+export const START_NODE_OPTIONS: string = START_CONFIG.node_options;
+/** The environment `npm start` adds (package.json config.malloc_arena_max): glibc's malloc arenas, capped. */
+export const START_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: START_CONFIG.malloc_arena_max };
 
 /** A short hash of the built service, so that figures can be told apart by build; throws if it was never built. */
 export function serviceBuild(): string {

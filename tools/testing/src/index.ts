@@ -6,6 +6,7 @@ export {
   type ServiceSpawnOptions,
   serviceBuild,
   spawnService,
+  START_ENV,
   START_NODE_OPTIONS,
   type StartedService,
   startService,

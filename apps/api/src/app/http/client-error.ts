@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorBody, ErrorCode } from '@petstore/contract';
 import { closeAfterLingering, discardWhileLingering } from './lingering-close';
 import { REQUEST_BOUNDS } from './request-bounds';
-import { EARLY_RESPONSE_HEADERS } from './security-headers';
+import { API_SECURITY_HEADERS } from './security-headers';
 
 type Refusal = [number, ErrorCode, string];
 
@@ -62,7 +62,7 @@ export function clientErrorHandler(error: ParseError, socket: Socket): void {
   socket.write(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
-      Object.entries(EARLY_RESPONSE_HEADERS)
+      Object.entries(API_SECURITY_HEADERS)
         .map(([name, value]) => `${name}: ${value}\r\n`)
         .join('') +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -7,7 +7,7 @@ import { sendError } from './error.filter';
 import { clientErrorHandler } from './client-error';
 import { REQUEST_BOUNDS } from './request-bounds';
 import { RequestLogController } from './request-log-controller';
-import { EARLY_RESPONSE_HEADERS } from './security-headers';
+import { API_SECURITY_HEADERS } from './security-headers';
 
 // A client may name its request for tracing; anything that could forge a log line is replaced.
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -49,7 +49,7 @@ export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
     // The router rejects a malformed path (bad percent-encoding) or an over-long path parameter before any hook
     // or handler runs, so the hooks' headers are set here.
     frameworkErrors: (error, request, reply) => {
-      reply.headers({ ...EARLY_RESPONSE_HEADERS, 'x-request-id': request.id });
+      reply.headers({ ...API_SECURITY_HEADERS, 'x-request-id': request.id });
       sendError(
         reply as FastifyReply,
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'

@@ -4,12 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 
 /**
- * For the answers written before any request hook runs (requests that Node or the router cannot parse), which
- * helmet never sees: their JSON body must still not be sniffed as another type, nor cached.
- */
-export const EARLY_RESPONSE_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' } as const;
-
-/**
  * The headers helmet sets, computed once: with no per-request nonce they are the same for every response, and
  * running helmet's middleware on each request cost a visible share of a request's CPU (docs/performance.md).
  */
@@ -81,7 +75,8 @@ function documentedOrigins(config: AppConfig): string[] {
  * CORS (`Cross-Origin-Resource-Policy`, which scanners ask of every response), and HTTPS stays HTTPS. helmet's other
  * headers steer a document (its referrer, DNS prefetching, opener, origin-keyed agent cluster, IE's download prompt,
  * Flash's cross-domain policies, the retired XSS auditor) and do nothing on JSON: they go on our pages only, while
- * header bytes on every answer cost throughput (docs/performance.md, docs/security.md).
+ * header bytes on every answer cost throughput (docs/performance.md, docs/security.md). Also written on the answers
+ * made before any request hook runs (requests that Node or the router cannot parse).
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",
