@@ -85,6 +85,38 @@ const BREAKING: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
   ['a parameter removed', (d) => listPets(d).parameters.pop(), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
   ['a parameter made required', (d) => (listPets(d).parameters[0].required = true), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
   ['a parameter narrowed', (d) => (listPets(d).parameters[0].schema.maximum = 50), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
+  // Security: a client that authenticated as the release asked is refused.
+  ['a scope required of every operation', (d) => (d.security = [{ bearer: ['pets:admin'] }]), { by: 'rule:security', where: 'GET /pets/{petId}' }],
+  ['a scope required of one operation', (d) => (createPet(d).security = [{ bearer: ['pets:write'] }]), { by: 'rule:security', where: 'POST /pets' }],
+  [
+    'a second scheme required, together with the first',
+    (d) => {
+      d.components.securitySchemes.tenant = { type: 'apiKey', in: 'header', name: 'X-Tenant-Key' };
+      listPets(d).security = [{ bearer: [], tenant: [] }];
+    },
+    { by: 'rule:security', where: 'GET /pets', what: expect.stringContaining('now needs bearer + tenant') },
+  ],
+  [
+    'another scheme instead of the first',
+    (d) => {
+      d.components.securitySchemes.apiKey = { type: 'apiKey', in: 'header', name: 'X-Api-Key' };
+      d.security = [{ apiKey: [] }];
+    },
+    { by: 'rule:security', where: 'POST /pets' },
+  ],
+  [
+    "the document's requirement moved onto each operation, one of them stricter",
+    (d) => {
+      delete d.security;
+      listPets(d).security = [{ bearer: [] }];
+      getPet(d).security = [{ bearer: [] }];
+      createPet(d).security = [{ bearer: ['pets:write'] }];
+    },
+    { by: 'rule:security', where: 'POST /pets' },
+  ],
+  ['the credential moved (bearer header to a query key)', (d) => (d.components.securitySchemes.bearer = { type: 'apiKey', in: 'query', name: 'key' }), { by: 'rule:security', where: 'GET /pets' }],
+  // Path parameters by name: generated clients with named arguments change their signatures.
+  ['a path parameter renamed', (d) => renameKey(d.paths, '/pets/{petId}', '/pets/{id}'), { by: 'rule:path-parameter', where: 'GET /pets/{petId}', what: 'path parameter renamed: petId → id' }],
 ];
 
 /** Additive changes: a minor version, never refused. */
@@ -96,6 +128,15 @@ const ADDITIVE: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
   ['a request bound widened', (d) => (schemas(d).NewPet.properties.name.maxLength = 200), { by: 'request.body.scope.add' }],
   ['a new status code', (d) => (getPet(d).responses['410'] = getPet(d).responses['404']), { by: 'response.status-code.add' }],
   ['a new response header', (d) => (getPet(d).responses['200'].headers['X-Cache'] = { schema: { type: 'string' } }), { by: 'response.optional.header.add' }],
+  ['security dropped from one operation', (d) => (getPet(d).security = []), { by: 'rule:security', what: 'security: bearer → no authentication' }],
+  [
+    'an alternative way to authenticate',
+    (d) => {
+      d.components.securitySchemes.apiKey = { type: 'apiKey', in: 'header', name: 'X-Api-Key' };
+      d.security = [{ bearer: [] }, { apiKey: [] }];
+    },
+    { by: 'rule:security', where: 'GET /pets' },
+  ],
   ['a media type added to a request', (d) => (createPet(d).requestBody.content['application/merge-patch+json'] = createPet(d).requestBody.content['application/json']), { by: 'rule:media-type' }],
 ];
 
@@ -126,6 +167,17 @@ describe('api-gate', () => {
     expect(text).toContain('BREAKING  POST /pets response 409: status code removed [response.status-code.remove]');
     expect(text).toContain('BREAKING  GET /pets response 200 (application/json): [].status: enum value "sold" removed [rule:schema-keywords]');
     expect(text).toMatch(/REFUSED: \d+ breaking change\(s\)/);
+  });
+
+  it('reads security as what a client must send: the same requirement, spelled on each operation or in other words, is no change', async () => {
+    const report = await gate((d) => {
+      const requirement = d.security;
+      delete d.security;
+      for (const operation of [listPets(d), createPet(d), getPet(d)]) operation.security = requirement;
+      d.components.securitySchemes.bearer.description = 'A key.';
+    });
+    expect([...report.breaking, ...report.minor].filter(({ by }) => by === 'rule:security')).toEqual([]);
+    expect(report.breaking).toEqual([]);
   });
 
   it('finds nothing between a document and itself', async () => {

@@ -5,6 +5,8 @@ import { type Finding, operationLabel } from './finding';
 import { fieldChanges } from './field-changes';
 import { isObject, type Json, type JsonObject, objectAt } from './json';
 import { toOpenApi30 } from './openapi-30';
+import { pathParameterFindings } from './path-parameter-rules';
+import { securityFindings } from './security-rules';
 
 /** What the gate found, and the version change it calls for (semver: breaking → major, additive → minor). */
 export interface GateReport {
@@ -73,7 +75,8 @@ const majorOf = (version: string) => Number.parseInt(version.split('.')[0] ?? ''
 
 /**
  * Compares the current document with the released one: openapi-diff on both as OpenAPI 3.0 (toOpenApi30), laid out
- * by comparableDocument, and our rules for what it does not read. A breaking change is refused unless the current
+ * by comparableDocument, and our rules for what it does not read (security and path parameters' names on the
+ * documents as written). A breaking change is refused unless the current
  * `info.version` has a new major (docs/releasing.md: how a major version is cut).
  */
 export async function compareContracts(released: JsonObject, current: JsonObject): Promise<GateReport> {
@@ -82,7 +85,7 @@ export async function compareContracts(released: JsonObject, current: JsonObject
     sourceSpec: { content: JSON.stringify(before), location: 'the released document', format: 'openapi3' },
     destinationSpec: { content: JSON.stringify(after), location: 'the current document', format: 'openapi3' },
   });
-  const rules = contractRuleFindings(before, after);
+  const rules = [...contractRuleFindings(before, after), ...securityFindings(released, current), ...pathParameterFindings(released, current)];
   const breaking = [
     ...(outcome.breakingDifferencesFound ? outcome.breakingDifferences.map((result) => fromOpenApiDiff(result, 'breaking', before, after)) : []),
     ...rules.filter((finding) => finding.severity === 'breaking'),
