@@ -115,6 +115,14 @@ const BREAKING: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
     { by: 'rule:security', where: 'POST /pets' },
   ],
   ['the credential moved (bearer header to a query key)', (d) => (d.components.securitySchemes.bearer = { type: 'apiKey', in: 'query', name: 'key' }), { by: 'rule:security', where: 'GET /pets' }],
+  // Defaults: a client that leaves the field out gets other behaviour.
+  ["a request field's default changed", (d) => (schemas(d).NewPet.properties.status.default = 'pending'), { by: 'rule:schema-keywords', what: 'status: default "available" → "pending"' }],
+  [
+    "a query parameter's default changed",
+    (d) => (listPets(d).parameters[0].schema.default = 50),
+    { by: 'rule:schema-keywords', where: 'GET /pets parameters (application/json)', what: expect.stringMatching(/^query limit: default \d+ → 50$/) },
+  ],
+  ["a request field's default dropped", (d) => delete schemas(d).NewPet.properties.status.default, { by: 'rule:schema-keywords', what: 'status: default "available" dropped' }],
   // Path parameters by name: generated clients with named arguments change their signatures.
   ['a path parameter renamed', (d) => renameKey(d.paths, '/pets/{petId}', '/pets/{id}'), { by: 'rule:path-parameter', where: 'GET /pets/{petId}', what: 'path parameter renamed: petId → id' }],
 ];
@@ -128,6 +136,7 @@ const ADDITIVE: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
   ['a request bound widened', (d) => (schemas(d).NewPet.properties.name.maxLength = 200), { by: 'request.body.scope.add' }],
   ['a new status code', (d) => (getPet(d).responses['410'] = getPet(d).responses['404']), { by: 'response.status-code.add' }],
   ['a new response header', (d) => (getPet(d).responses['200'].headers['X-Cache'] = { schema: { type: 'string' } }), { by: 'response.optional.header.add' }],
+  ["a default declared for a query parameter that had none", (d) => (listPets(d).parameters[1].schema.default = 'available'), { by: 'rule:schema-keywords', what: 'query status: default "available" declared' }],
   ['security dropped from one operation', (d) => (getPet(d).security = []), { by: 'rule:security', what: 'security: bearer → no authentication' }],
   [
     'an alternative way to authenticate',

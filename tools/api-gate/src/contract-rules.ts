@@ -41,6 +41,13 @@ function keywordChanges(before: JsonObject, after: JsonObject, direction: Direct
     const widened = old !== undefined;
     changes.push([breaks(direction, narrowed, widened), `${at(field)}${keyword} ${show(old) ?? 'none'} → ${show(now) ?? 'none'}`]);
   }
+  // What the service assumes when a client leaves a request field out: changed or dropped, that client now gets other
+  // behaviour; declared where there was none, it documents what the release did unsaid.
+  if (direction === 'request' && show(before.default) !== show(after.default)) {
+    const [old, now] = [show(before.default), show(after.default)];
+    const what = old === undefined ? `default ${now} declared` : now === undefined ? `default ${old} dropped` : `default ${old} → ${now}`;
+    changes.push([old !== undefined, `${at(field)}${what}`]);
+  }
   if ((before.nullable === true) !== (after.nullable === true)) {
     const nowNullable = after.nullable === true;
     changes.push([breaks(direction, !nowNullable, nowNullable), `${at(field)}${nowNullable ? 'made nullable' : 'no longer nullable'}`]);
@@ -129,7 +136,7 @@ function requestFindings(before: JsonObject, after: JsonObject, where: string): 
 
 /**
  * Our rules, for what openapi-diff 0.24.1 does not read (docs/releasing.md): enum values, `pattern`, `format`,
- * `multipleOf`, `uniqueItems` and `nullable` in request and response schemas (parameters included, as
+ * `multipleOf`, `uniqueItems` and `nullable` in request and response schemas, a request field's `default` (parameters included, as
  * comparableDocument lays them out), media types other than `application/json`, a request body made required, and a
  * response header removed.
  * Both documents are comparable and in OpenAPI 3.0 (`nullable`, `const` as an enum).
