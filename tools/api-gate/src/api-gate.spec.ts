@@ -85,6 +85,11 @@ const BREAKING: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
   ['a parameter removed', (d) => listPets(d).parameters.pop(), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
   ['a parameter made required', (d) => (listPets(d).parameters[0].required = true), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
   ['a parameter narrowed', (d) => (listPets(d).parameters[0].schema.maximum = 50), { by: 'request.body.scope.remove', where: 'GET /pets parameters' }],
+  [
+    'a response field made nullable through a {type: null} branch',
+    (d) => (schemas(d).Pet.properties.name = { anyOf: [schemas(d).Pet.properties.name, { type: 'null' }] }),
+    { by: 'rule:schema-keywords', where: 'GET /pets/{petId} response 200 (application/json)', what: 'name: made nullable' },
+  ],
   // Security: a client that authenticated as the release asked is refused.
   ['a scope required of every operation', (d) => (d.security = [{ bearer: ['pets:admin'] }]), { by: 'rule:security', where: 'GET /pets/{petId}' }],
   ['a scope required of one operation', (d) => (createPet(d).security = [{ bearer: ['pets:write'] }]), { by: 'rule:security', where: 'POST /pets' }],
@@ -136,6 +141,11 @@ const ADDITIVE: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
   ['a request bound widened', (d) => (schemas(d).NewPet.properties.name.maxLength = 200), { by: 'request.body.scope.add' }],
   ['a new status code', (d) => (getPet(d).responses['410'] = getPet(d).responses['404']), { by: 'response.status-code.add' }],
   ['a new response header', (d) => (getPet(d).responses['200'].headers['X-Cache'] = { schema: { type: 'string' } }), { by: 'response.optional.header.add' }],
+  [
+    'a request field made nullable through a {type: null} branch',
+    (d) => (schemas(d).NewPet.properties.name = { oneOf: [schemas(d).NewPet.properties.name, { type: 'null' }] }),
+    { by: 'rule:schema-keywords', what: 'name: made nullable' },
+  ],
   ["a default declared for a query parameter that had none", (d) => (listPets(d).parameters[1].schema.default = 'available'), { by: 'rule:schema-keywords', what: 'query status: default "available" declared' }],
   ['security dropped from one operation', (d) => (getPet(d).security = []), { by: 'rule:security', what: 'security: bearer → no authentication' }],
   [

@@ -6,6 +6,19 @@ describe(toSchema30.name, () => {
     expect(toSchema30({ type: ['integer', 'string'] })).toEqual({ anyOf: [{ type: 'integer' }, { type: 'string' }] });
   });
 
+  it('writes a {type: null} branch of anyOf or oneOf as nullable, a single branch left as the schema itself', () => {
+    expect(toSchema30({ description: 'A name.', anyOf: [{ type: 'string', maxLength: 3 }, { type: 'null' }] })).toEqual({
+      description: 'A name.',
+      type: 'string',
+      maxLength: 3,
+      nullable: true,
+    });
+    expect(toSchema30({ oneOf: [{ type: 'integer' }, { type: 'string' }, { type: 'null', description: 'None yet.' }] })).toEqual({
+      oneOf: [{ type: 'integer' }, { type: 'string' }],
+      nullable: true,
+    });
+  });
+
   it('writes const as a one-value enum, examples as example, and numeric exclusive bounds as flags', () => {
     expect(toSchema30({ const: 'a', examples: ['a', 'b'] })).toEqual({ enum: ['a'], example: 'a' });
     expect(toSchema30({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 })).toEqual({

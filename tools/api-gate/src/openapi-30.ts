@@ -26,6 +26,7 @@ export function toSchema30(schema: Json): Json {
       else out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), { anyOf: alternatives }];
     }
   }
+  nullBranchesAsNullable(out);
   if ('const' in out) {
     out.enum = [out.const ?? null];
     delete out.const;
@@ -44,6 +45,27 @@ export function toSchema30(schema: Json): Json {
   delete out.$schema;
   delete out.$comment;
   return out;
+}
+
+/** Whether a schema allows only null: `{type: 'null'}`, with words about it or none. */
+const onlyNull = (schema: Json) => isObject(schema) && schema.type === 'null';
+
+/**
+ * An `anyOf` or `oneOf` branch `{type: 'null'}` is 3.0's `nullable: true` (3.0 has no null type, and openapi-diff's
+ * validation refuses one). A single branch left is the schema itself, so that a field made nullable this way compares
+ * as the same field, made nullable.
+ */
+function nullBranchesAsNullable(schema: JsonObject): void {
+  for (const key of ['anyOf', 'oneOf']) {
+    const branches = schema[key];
+    if (!Array.isArray(branches) || !branches.some(onlyNull)) continue;
+    const others = branches.filter((branch) => !onlyNull(branch));
+    schema.nullable = true;
+    delete schema[key];
+    if (others.length === 1 && isObject(others[0])) {
+      for (const [keyword, value] of Object.entries(others[0])) if (!(keyword in schema)) schema[keyword] = value;
+    } else if (others.length > 0) schema[key] = others;
+  }
 }
 
 /** Every schema of a document part, wherever OpenAPI puts one (`schema`, `components.schemas`), converted. */
