@@ -199,6 +199,27 @@ describe('api-gate', () => {
     expect(report.breaking).toEqual([]);
   });
 
+  it.each<[string, Seed]>([
+    [
+      "a one-member allOf around a $ref replaced by the $ref (how @nestjs/swagger may write a field's enum)",
+      (d) => {
+        const status = schemas(d).NewPet.properties.status;
+        delete status.allOf;
+        status.$ref = '#/components/schemas/PetStatus';
+      },
+    ],
+    [
+      'a $ref written out in place',
+      (d) => {
+        const status = schemas(d).NewPet.properties.status;
+        delete status.allOf;
+        Object.assign(status, schemas(d).PetStatus);
+      },
+    ],
+  ])('finds no change in an equivalent rewrite: %s', async (_kind, seed) => {
+    await expect(gate(seed)).resolves.toMatchObject({ change: 'none', breaking: [], minor: [] });
+  });
+
   it('finds nothing between a document and itself', async () => {
     await expect(gate(() => undefined)).resolves.toMatchObject({ change: 'none', refused: false, breaking: [], minor: [] });
   });

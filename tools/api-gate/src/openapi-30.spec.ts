@@ -19,6 +19,11 @@ describe(toSchema30.name, () => {
     });
   });
 
+  it('reads a one-member allOf as its member, unless a keyword is in both', () => {
+    expect(toSchema30({ description: 'A status.', allOf: [{ type: 'string', enum: ['a', 'b'] }] })).toEqual({ description: 'A status.', type: 'string', enum: ['a', 'b'] });
+    expect(toSchema30({ type: 'string', allOf: [{ type: 'string', maxLength: 3 }] })).toEqual({ type: 'string', allOf: [{ type: 'string', maxLength: 3 }] });
+  });
+
   it('writes const as a one-value enum, examples as example, and numeric exclusive bounds as flags', () => {
     expect(toSchema30({ const: 'a', examples: ['a', 'b'] })).toEqual({ enum: ['a'], example: 'a' });
     expect(toSchema30({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 })).toEqual({
@@ -31,11 +36,11 @@ describe(toSchema30.name, () => {
   });
 
   it('converts nested schemas: properties, items, combinations', () => {
-    const nested = { type: 'object', properties: { tags: { type: 'array', items: { type: ['string', 'null'] } } }, allOf: [{ const: 1 }] };
+    const nested = { type: 'object', properties: { tags: { type: 'array', items: { type: ['string', 'null'] } } }, allOf: [{ const: 1 }, { minimum: 0 }] };
     expect(toSchema30(nested)).toEqual({
       type: 'object',
       properties: { tags: { type: 'array', items: { type: 'string', nullable: true } } },
-      allOf: [{ enum: [1] }],
+      allOf: [{ enum: [1] }, { minimum: 0 }],
     });
   });
 });

@@ -27,6 +27,7 @@ export function toSchema30(schema: Json): Json {
     }
   }
   nullBranchesAsNullable(out);
+  singleAllOfMerged(out);
   if ('const' in out) {
     out.enum = [out.const ?? null];
     delete out.const;
@@ -66,6 +67,17 @@ function nullBranchesAsNullable(schema: JsonObject): void {
       for (const [keyword, value] of Object.entries(others[0])) if (!(keyword in schema)) schema[keyword] = value;
     } else if (others.length > 0) schema[key] = others;
   }
+}
+
+/**
+ * A one-member `allOf` is that member: merged into the schema where no keyword is in both. `@nestjs/swagger` writes a
+ * `$ref` with siblings (a description, a default) this way, and an upgrade may write the `$ref` alone: the same schema.
+ */
+function singleAllOfMerged(schema: JsonObject): void {
+  const [member, ...rest] = Array.isArray(schema.allOf) ? schema.allOf : [];
+  if (!isObject(member) || rest.length > 0 || Object.keys(member).some((keyword) => keyword in schema && keyword !== 'allOf')) return;
+  delete schema.allOf;
+  Object.assign(schema, member);
 }
 
 /** Every schema of a document part, wherever OpenAPI puts one (`schema`, `components.schemas`), converted. */
