@@ -90,6 +90,21 @@ const BREAKING: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
     (d) => (schemas(d).Pet.properties.name = { anyOf: [schemas(d).Pet.properties.name, { type: 'null' }] }),
     { by: 'rule:schema-keywords', where: 'GET /pets/{petId} response 200 (application/json)', what: 'name: made nullable' },
   ],
+  [
+    'a query enum narrowed through an anyOf of enums',
+    (d) => (listPets(d).parameters[1].schema = { anyOf: [{ type: 'string', enum: ['available'] }, { type: 'string', enum: ['pending'] }] }),
+    { by: 'rule:schema-keywords', where: 'GET /pets parameters (application/json)', what: 'query status: enum value "sold" removed' },
+  ],
+  [
+    'a request enum narrowed through a oneOf of consts',
+    (d) => (schemas(d).NewPet.properties.status = { default: 'available', oneOf: [{ const: 'available' }, { const: 'pending' }] }),
+    { by: 'rule:schema-keywords', where: 'POST /pets request body (application/json)', what: 'status: enum value "sold" removed' },
+  ],
+  [
+    'a response enum widened through an anyOf of a $ref and a const',
+    (d) => (schemas(d).Pet.properties.status = { anyOf: [{ $ref: '#/components/schemas/PetStatus' }, { const: 'lost' }] }),
+    { by: 'rule:schema-keywords', what: 'status: enum value "lost" added to a response' },
+  ],
   // Security: a client that authenticated as the release asked is refused.
   ['a scope required of every operation', (d) => (d.security = [{ bearer: ['pets:admin'] }]), { by: 'rule:security', where: 'GET /pets/{petId}' }],
   ['a scope required of one operation', (d) => (createPet(d).security = [{ bearer: ['pets:write'] }]), { by: 'rule:security', where: 'POST /pets' }],
@@ -141,6 +156,11 @@ const ADDITIVE: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
   ['a request bound widened', (d) => (schemas(d).NewPet.properties.name.maxLength = 200), { by: 'request.body.scope.add' }],
   ['a new status code', (d) => (getPet(d).responses['410'] = getPet(d).responses['404']), { by: 'response.status-code.add' }],
   ['a new response header', (d) => (getPet(d).responses['200'].headers['X-Cache'] = { schema: { type: 'string' } }), { by: 'response.optional.header.add' }],
+  [
+    'a request enum widened through an anyOf of a $ref and a const',
+    (d) => (schemas(d).NewPet.properties.status = { default: 'available', anyOf: [{ $ref: '#/components/schemas/PetStatus' }, { const: 'lost' }] }),
+    { by: 'rule:schema-keywords', what: 'status: enum value "lost" added' },
+  ],
   [
     'a request field made nullable through a {type: null} branch',
     (d) => (schemas(d).NewPet.properties.name = { oneOf: [schemas(d).NewPet.properties.name, { type: 'null' }] }),

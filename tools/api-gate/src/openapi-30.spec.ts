@@ -19,6 +19,14 @@ describe(toSchema30.name, () => {
     });
   });
 
+  it('reads an anyOf or oneOf of value sets of one type as one enum of their values', () => {
+    expect(toSchema30({ oneOf: [{ const: 'a' }, { const: 'b', description: 'B.' }] })).toEqual({ enum: ['a', 'b'] });
+    expect(toSchema30({ anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'string', enum: ['b', 'c'] }] })).toEqual({ type: 'string', enum: ['a', 'b', 'c'] });
+    // Branches of other types, or with constraints besides their values, stay a composition.
+    expect(toSchema30({ anyOf: [{ type: 'string', enum: ['a'] }, { type: 'integer', enum: [1] }] })).toHaveProperty('anyOf');
+    expect(toSchema30({ anyOf: [{ enum: ['a'] }, { type: 'string', maxLength: 3 }] })).toHaveProperty('anyOf');
+  });
+
   it('reads a one-member allOf as its member, unless a keyword is in both', () => {
     expect(toSchema30({ description: 'A status.', allOf: [{ type: 'string', enum: ['a', 'b'] }] })).toEqual({ description: 'A status.', type: 'string', enum: ['a', 'b'] });
     expect(toSchema30({ type: 'string', allOf: [{ type: 'string', maxLength: 3 }] })).toEqual({ type: 'string', allOf: [{ type: 'string', maxLength: 3 }] });

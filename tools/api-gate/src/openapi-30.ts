@@ -27,6 +27,7 @@ export function toSchema30(schema: Json): Json {
     }
   }
   nullBranchesAsNullable(out);
+  enumBranchesAsEnum(out);
   singleAllOfMerged(out);
   if ('const' in out) {
     out.enum = [out.const ?? null];
@@ -66,6 +67,28 @@ function nullBranchesAsNullable(schema: JsonObject): void {
     if (others.length === 1 && isObject(others[0])) {
       for (const [keyword, value] of Object.entries(others[0])) if (!(keyword in schema)) schema[keyword] = value;
     } else if (others.length > 0) schema[key] = others;
+  }
+}
+
+const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'deprecated']);
+/** A branch that is only a set of values (an enum, or a const already written as one), maybe typed and described. */
+const valueSet = (branch: Json): branch is JsonObject & { enum: Json[] } =>
+  isObject(branch) && Array.isArray(branch.enum) && Object.keys(branch).every((keyword) => keyword === 'enum' || keyword === 'type' || ANNOTATIONS.has(keyword));
+
+/**
+ * An `anyOf` or `oneOf` whose branches are all value sets of one type is the enum of their values: so written, a
+ * narrowed or widened enum compares value by value instead of as an enum dropped.
+ */
+function enumBranchesAsEnum(schema: JsonObject): void {
+  for (const key of ['anyOf', 'oneOf']) {
+    const branches = schema[key];
+    if (!Array.isArray(branches) || branches.length === 0 || !branches.every(valueSet) || 'enum' in schema) continue;
+    const types = [...new Set(branches.map((branch) => branch.type).filter((type) => type !== undefined).map((type) => JSON.stringify(type)))];
+    if (types.length > 1) continue;
+    const values = new Map(branches.flatMap((branch) => branch.enum.map((value): [string, Json] => [JSON.stringify(value), value])));
+    delete schema[key];
+    if (types.length === 1 && schema.type === undefined) schema.type = JSON.parse(types[0]) as Json;
+    schema.enum = [...values.values()];
   }
 }
 
