@@ -5,8 +5,8 @@ const { join } = require('node:path');
  * Packages left outside the bundle, installed beside it: native drivers (and what TypeORM loads by name for them),
  * packages whose workers or files are loaded by path (pino's transports, Swagger UI's assets), and OpenTelemetry, which
  * patches `pg`, `pino` and `http` as Node loads them (apps/e2e/src/service-bundle.spec.ts holds the bundle to that).
- * Everything else is minified into the bundle, so the process holds about 4 MB of code instead of the source text of
- * some 2,000 modules (docs/performance.md, where the memory goes).
+ * Everything else is minified into the bundle, so the process does not hold the source text of every module it loads
+ * (docs/performance.md, where the memory goes).
  */
 const EXTERNAL = [
   'sqlite3',

@@ -64,9 +64,8 @@ function nullBranchesAsNullable(schema: JsonObject): void {
     const others = branches.filter((branch) => !onlyNull(branch));
     schema.nullable = true;
     delete schema[key];
-    if (others.length === 1 && isObject(others[0])) {
-      for (const [keyword, value] of Object.entries(others[0])) if (!(keyword in schema)) schema[keyword] = value;
-    } else if (others.length > 0) schema[key] = others;
+    if (others.length === 1 && isObject(others[0])) mergeInto(schema, others[0]);
+    else if (others.length > 0) schema[key] = others;
   }
 }
 
@@ -100,7 +99,12 @@ function singleAllOfMerged(schema: JsonObject): void {
   const [member, ...rest] = Array.isArray(schema.allOf) ? schema.allOf : [];
   if (!isObject(member) || rest.length > 0 || Object.keys(member).some((keyword) => keyword in schema && keyword !== 'allOf')) return;
   delete schema.allOf;
-  Object.assign(schema, member);
+  mergeInto(schema, member);
+}
+
+/** A lone branch's keywords added to the schema it stood in; the schema's own win. */
+function mergeInto(schema: JsonObject, branch: JsonObject): void {
+  for (const [keyword, value] of Object.entries(branch)) if (!(keyword in schema)) schema[keyword] = value;
 }
 
 /** Every schema of a document part, wherever OpenAPI puts one (`schema`, `components.schemas`), converted. */

@@ -1,6 +1,6 @@
 import { type Finding, operationLabel } from './finding';
-import { isObject, type Json, type JsonObject, objectAt, operationsOf } from './json';
-import { matchingPath } from './path-parameter-rules';
+import { isObject, type Json, type JsonObject, objectAt } from './json';
+import { servedOperations } from './path-parameter-rules';
 
 /** One way to authenticate: each named scheme, with the scopes it must carry (all of them, together). */
 type Requirement = ReadonlyMap<string, readonly string[]>;
@@ -44,23 +44,16 @@ const stillServed = (sent: Requirement, current: Requirement[], sameScheme: (sch
 export function securityFindings(released: JsonObject, current: JsonObject): Finding[] {
   const findings: Finding[] = [];
   const sameScheme = (scheme: string) => definitionOf(released, scheme) === definitionOf(current, scheme);
-  const currentPaths = objectAt(current, 'paths');
-  for (const [path, item] of Object.entries(objectAt(released, 'paths'))) {
-    const currentPath = matchingPath(path, Object.keys(currentPaths));
-    if (!isObject(item) || currentPath === undefined) continue;
-    for (const [method, before] of operationsOf(item)) {
-      const after = objectAt(currentPaths[currentPath], method);
-      if (Object.keys(after).length === 0) continue;
-      const [old, now] = [effectiveRequirements(released, before), effectiveRequirements(current, after)];
-      const where = operationLabel(path, method);
-      const lost = old.filter((sent) => !stillServed(sent, now, sameScheme));
-      for (const sent of lost) {
-        const what = `security: a client authenticating with ${describe(sent)} is refused; it now needs ${now.map(describe).join(' or ')}`;
-        findings.push({ severity: 'breaking', where, what, by: 'rule:security' });
-      }
-      if (lost.length === 0 && now.map(describe).sort().join('|') !== old.map(describe).sort().join('|')) {
-        findings.push({ severity: 'minor', where, what: `security: ${old.map(describe).join(' or ')} → ${now.map(describe).join(' or ')}`, by: 'rule:security' });
-      }
+  for (const { path, method, before, after } of servedOperations(released, current)) {
+    const [old, now] = [effectiveRequirements(released, before), effectiveRequirements(current, after)];
+    const where = operationLabel(path, method);
+    const lost = old.filter((sent) => !stillServed(sent, now, sameScheme));
+    for (const sent of lost) {
+      const what = `security: a client authenticating with ${describe(sent)} is refused; it now needs ${now.map(describe).join(' or ')}`;
+      findings.push({ severity: 'breaking', where, what, by: 'rule:security' });
+    }
+    if (lost.length === 0 && now.map(describe).sort().join('|') !== old.map(describe).sort().join('|')) {
+      findings.push({ severity: 'minor', where, what: `security: ${old.map(describe).join(' or ')} → ${now.map(describe).join(' or ')}`, by: 'rule:security' });
     }
   }
   return findings;
