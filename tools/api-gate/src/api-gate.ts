@@ -1,7 +1,7 @@
 import { diffSpecs, type DiffOutcome, type DiffResult, type DiffResultType } from 'openapi-diff';
 import { comparableDocument } from './comparable-document';
 import { contractRuleFindings } from './contract-rules';
-import { type Finding, operationLabel } from './finding';
+import { type Finding, isMirror, operationLabel, responseLabel } from './finding';
 import { fieldChanges } from './field-changes';
 import { isObject, type Json, type JsonObject, objectAt } from './json';
 import { toOpenApi30 } from './openapi-30';
@@ -30,10 +30,6 @@ const OPENAPI_DIFF_WORDS: Record<string, string> = {
   'response.body.scope.remove': 'holds less than the release could',
   'response.status-code.remove': 'status code removed',
   'response.status-code.add': 'status code added',
-  'response.required.header.remove': 'required header removed',
-  'response.required.header.add': 'required header added',
-  'response.optional.header.remove': 'optional header removed',
-  'response.optional.header.add': 'optional header added',
 };
 
 const LOCATION = /^paths\.(.+?)\.(get|put|post|delete|options|head|patch|trace)(?:\.(.*))?$/;
@@ -44,8 +40,8 @@ function describeLocation(location: string): string {
   if (!match) return location.replace(/^paths\./, '');
   const [, path, method, rest = ''] = match;
   const response = /^responses\.([^.]+)/.exec(rest);
-  const part = rest.startsWith('requestBody') && !path.startsWith('/~parameters') ? ' request body' : response ? ` response ${response[1]}` : '';
-  return `${operationLabel(path, method)}${part}`;
+  if (response) return responseLabel(path, method, response[1]);
+  return `${operationLabel(path, method)}${rest.startsWith('requestBody') && !isMirror(path) ? ' request body' : ''}`;
 }
 
 /** The JSON body schema openapi-diff compared at a location (`requestBody…` or `responses.<status>…`). */
@@ -59,8 +55,16 @@ function bodySchemaAt(document: JsonObject, location: string): Json | undefined 
   return objectAt(objectAt(body, 'content'), 'application/json').schema;
 }
 
+const locationOf = (result: DiffResult<DiffResultType>) => (result.sourceSpecEntityDetails[0] ?? result.destinationSpecEntityDetails[0])?.location ?? '';
+
+/** A path, operation or status code of a mirror comes and goes with the real one's, which openapi-diff reports too. */
+const onlyMirrored = (result: DiffResult<DiffResultType>) => {
+  const match = LOCATION.exec(locationOf(result)) ?? /^paths\.([^.]+)/.exec(locationOf(result));
+  return match !== null && isMirror(match[1]) && !result.entity.includes('body.scope');
+};
+
 function fromOpenApiDiff(result: DiffResult<DiffResultType>, severity: Finding['severity'], before: JsonObject, after: JsonObject): Finding {
-  const location = (result.sourceSpecEntityDetails[0] ?? result.destinationSpecEntityDetails[0])?.location ?? '';
+  const location = locationOf(result);
   const fields = result.entity.includes('body.scope') ? fieldChanges(bodySchemaAt(before, location), bodySchemaAt(after, location)) : [];
   return {
     severity,
@@ -87,15 +91,12 @@ export async function compareContracts(released: JsonObject, current: JsonObject
   });
   const rules = [...contractRuleFindings(before, after), ...securityFindings(released, current), ...pathParameterFindings(released, current)];
   const breaking = [
-    ...(outcome.breakingDifferencesFound ? outcome.breakingDifferences.map((result) => fromOpenApiDiff(result, 'breaking', before, after)) : []),
+    ...(outcome.breakingDifferencesFound ? outcome.breakingDifferences.filter((result) => !onlyMirrored(result)).map((result) => fromOpenApiDiff(result, 'breaking', before, after)) : []),
     ...rules.filter((finding) => finding.severity === 'breaking'),
   ];
-  // openapi-diff leaves changes of x- extensions unclassified: ours describe, they do not change the wire. A removed
-  // optional header is one of our rules' breaks (contract-rules.ts), not the minor change openapi-diff calls it.
+  // openapi-diff leaves changes of x- extensions unclassified: ours describe, they do not change the wire.
   const minor = [
-    ...[...outcome.nonBreakingDifferences, ...outcome.unclassifiedDifferences]
-      .filter((result) => result.code !== 'response.optional.header.remove')
-      .map((result) => fromOpenApiDiff(result, 'minor', before, after)),
+    ...[...outcome.nonBreakingDifferences, ...outcome.unclassifiedDifferences].filter((result) => !onlyMirrored(result)).map((result) => fromOpenApiDiff(result, 'minor', before, after)),
     ...rules.filter((finding) => finding.severity === 'minor'),
   ];
   const [releasedVersion, currentVersion] = [versionOf(released), versionOf(current)];

@@ -1,5 +1,7 @@
 import { closeObjects, comparableDocument } from './comparable-document';
 
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
 describe(comparableDocument.name, () => {
   const document = {
     openapi: '3.1.0',
@@ -40,6 +42,21 @@ describe(comparableDocument.name, () => {
     expect(paths['/pets/{petId}']).toMatchObject({ get: { responses: { 200: { content: { 'application/json': { schema: pet } } } } } });
     expect(paths['/~webhooks/pet.created']).toMatchObject({ get: { responses: { 200: { content: { 'application/json': { schema: pet } } } } } });
     expect(comparableDocument(document)).not.toHaveProperty('webhooks');
+  });
+
+  it("moves a response's headers into the body of the same response of its own path, by lower-case name", () => {
+    const withHeaders = structuredClone(document) as any;
+    withHeaders.paths['/pets/{petId}'].get.responses[200].headers = {
+      'Retry-After': { required: true, schema: { type: 'integer' } },
+      'X-Trace': { content: { 'text/plain': { schema: { $ref: '#/components/schemas/Trace' } } } },
+    };
+    const { paths } = comparableDocument(withHeaders) as { paths: Record<string, any> };
+    expect(paths['/pets/{petId}'].get.responses[200]).not.toHaveProperty('headers');
+    expect(paths['/~headers/pets/{petId}'].get.responses[200].content['application/json'].schema).toEqual({
+      type: 'object',
+      properties: { 'retry-after': { type: 'integer' }, 'x-trace': { type: 'string' } },
+      required: ['retry-after'],
+    });
   });
 
   it('closes the objects of a request, but not a combination of them', () => {

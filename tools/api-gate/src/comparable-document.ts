@@ -3,6 +3,8 @@ import { isObject, type Json, type JsonObject, mapValues, objectAt, operationsOf
 /** Where a synthetic path puts an operation's parameters, and a webhook, in the document openapi-diff compares. */
 export const PARAMETERS_PREFIX = '/~parameters';
 export const WEBHOOKS_PREFIX = '/~webhooks/';
+/** Where a synthetic path puts each response's headers, as the body of the same response. */
+export const HEADERS_PREFIX = '/~headers';
 
 /** The value a local `$ref` (`#/components/schemas/Pet`) points at. */
 function resolvePointer(document: JsonObject, ref: string): Json | undefined {
@@ -11,6 +13,9 @@ function resolvePointer(document: JsonObject, ref: string): Json | undefined {
   for (const part of ref.slice(2).split('/')) node = isObject(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
   return node;
 }
+
+// Keywords whose value is data, not a schema: a `$ref` key in one is not a reference.
+const VALUES = new Set(['example', 'examples', 'enum', 'const', 'default']);
 
 /** A schema with every `$ref` replaced by what it names (a reference back into itself is left as it is). */
 export function inlineSchema(schema: Json, document: JsonObject, seen: readonly string[] = []): Json {
@@ -22,7 +27,7 @@ export function inlineSchema(schema: Json, document: JsonObject, seen: readonly 
     if (!isObject(target)) throw new Error(`${$ref} names nothing`);
     return inlineSchema({ ...target, ...siblings }, document, [...seen, $ref]);
   }
-  return mapValues(schema, (value, key) => (key === 'example' || key === 'examples' || key === 'enum' ? value : inlineSchema(value, document, seen)));
+  return mapValues(schema, (value, key) => (VALUES.has(key) ? value : inlineSchema(value, document, seen)));
 }
 
 /**
@@ -80,13 +85,58 @@ function parametersSchema(path: string, item: JsonObject, operation: JsonObject,
 const OK = { description: 'compared' };
 
 /**
+ * A response's headers as an open object, one property per header (by its name in lower case, as HTTP compares
+ * them), the required ones required: a header removed or widened is then a response widened, one added a narrowing.
+ */
+function headersSchema(headers: JsonObject, document: JsonObject): JsonObject {
+  const byName = Object.entries(headers).flatMap(([name, header]) => {
+    const inlined = header === undefined ? undefined : inlineSchema(header, document);
+    if (!isObject(inlined)) return [];
+    // A header described by `content` instead of `schema` has one media type (OpenAPI 3.1's Header Object).
+    const schema = inlined.schema ?? Object.values(objectAt(inlined, 'content')).map((media) => objectAt(media, 'schema'))[0] ?? {};
+    return [[name.toLowerCase(), { schema, required: inlined.required === true }] as const];
+  });
+  const required = byName.filter(([, header]) => header.required).map(([name]) => name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(byName.map(([name, header]) => [name, header.schema])),
+    ...(required.length > 0 ? { required } : {}),
+  };
+}
+
+/**
+ * Each response's headers moved out of it, into the body of the same response of a synthetic operation at
+ * `/~headers<path>`, so that openapi-diff, which reads only whether a header is there, decides their schemas by the
+ * same set arithmetic as a body's, and our rules read their enums, patterns and nullability.
+ */
+function headersLaidOut(paths: JsonObject, document: JsonObject): JsonObject {
+  const laidOut: JsonObject = { ...paths };
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item) || path.startsWith(PARAMETERS_PREFIX)) continue;
+    const withoutHeaders: JsonObject = {};
+    const synthetic: JsonObject = {};
+    for (const [method, operation] of operationsOf(item)) {
+      const responses = objectAt(operation, 'responses');
+      withoutHeaders[method] = { ...operation, responses: mapValues(responses, (response) => (isObject(response) ? { ...response, headers: undefined } : response)) };
+      synthetic[method] = {
+        responses: mapValues(responses, (response) => ({ ...OK, content: { 'application/json': { schema: headersSchema(objectAt(response, 'headers'), document) } } })),
+      };
+    }
+    laidOut[path] = withoutHeaders;
+    laidOut[`${HEADERS_PREFIX}${path}`] = synthetic;
+  }
+  return JSON.parse(JSON.stringify(laidOut)) as JsonObject;
+}
+
+/**
  * The document as the gate compares it, still in OpenAPI 3.1, with every schema of an operation inlined:
  * - request bodies closed (`closeObjects`);
  * - each operation's parameters, which openapi-diff does not read, as the JSON request body of a synthetic
  *   operation at `/~parameters<path>` (same method), a closed object whose properties are the parameters,
  *   so that its set arithmetic decides them as it does a body: removed, added as required, narrowed;
  * - each webhook, which OpenAPI 3.0 has no place for, as the response of `GET /~webhooks/<name>`: the service sends
- *   it and the consumer reads it, so it changes under a response's rules (its headers as the response's headers).
+ *   it and the consumer reads it, so it changes under a response's rules (its headers as the response's headers);
+ * - each response's headers as the body of the same response at `/~headers<path>` (headersLaidOut).
  */
 export function comparableDocument(document: JsonObject): JsonObject {
   const paths: JsonObject = {};
@@ -125,5 +175,5 @@ export function comparableDocument(document: JsonObject): JsonObject {
     }
   }
   const { webhooks: _webhooks, ...rest } = document;
-  return { ...rest, paths };
+  return { ...rest, paths: headersLaidOut(paths, document) };
 }

@@ -1,5 +1,5 @@
 import { PARAMETERS_PREFIX } from './comparable-document';
-import { type Finding, operationLabel } from './finding';
+import { type Finding, operationLabel, responseLabel } from './finding';
 import { isObject, type Json, type JsonObject, objectAt, operationsOf } from './json';
 
 /** A request is what clients send (narrowing it breaks them); a response is what they read (widening it does). */
@@ -110,19 +110,6 @@ function contentFindings(before: JsonObject, after: JsonObject, direction: Direc
   return findings;
 }
 
-/**
- * A response header the release documented and this one does not: clients read them (`Location`, `Retry-After`,
- * `RateLimit`), and ours are sent on every such answer though the document marks none `required`, which is all that
- * openapi-diff weighs (it calls an optional header's removal non-breaking).
- */
-function headerFindings(before: JsonObject, after: JsonObject, where: string): Finding[] {
-  const names = (response: JsonObject) => Object.keys(objectAt(response, 'headers')).map((name) => name.toLowerCase());
-  const kept = names(after);
-  return Object.keys(objectAt(before, 'headers'))
-    .filter((name) => !kept.includes(name.toLowerCase()))
-    .map((name) => ({ severity: 'breaking', where, what: `header ${name} removed`, by: 'rule:response-header' }));
-}
-
 function requestFindings(before: JsonObject, after: JsonObject, where: string): Finding[] {
   const [old, now] = [before.requestBody, after.requestBody];
   if (!isObject(now)) return [];
@@ -137,8 +124,7 @@ function requestFindings(before: JsonObject, after: JsonObject, where: string): 
 /**
  * Our rules, for what openapi-diff 0.24.1 does not read (docs/releasing.md): enum values, `pattern`, `format`,
  * `multipleOf`, `uniqueItems` and `nullable` in request and response schemas, a request field's `default` (parameters included, as
- * comparableDocument lays them out), media types other than `application/json`, a request body made required, and a
- * response header removed.
+ * comparableDocument lays them out), media types other than `application/json`, and a request body made required.
  * Both documents are comparable and in OpenAPI 3.0 (`nullable`, `const` as an enum).
  */
 export function contractRuleFindings(released: JsonObject, current: JsonObject): Finding[] {
@@ -155,8 +141,7 @@ export function contractRuleFindings(released: JsonObject, current: JsonObject):
       const newResponses = objectAt(after, 'responses');
       for (const [status, response] of Object.entries(objectAt(before, 'responses'))) {
         if (isObject(response) && isObject(newResponses[status])) {
-          const where = `${operation} response ${status}`;
-          findings.push(...contentFindings(response, newResponses[status], 'response', where), ...headerFindings(response, newResponses[status], where));
+          findings.push(...contentFindings(response, newResponses[status], 'response', responseLabel(path, method, status)));
         }
       }
     }

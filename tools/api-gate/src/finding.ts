@@ -1,4 +1,4 @@
-import { PARAMETERS_PREFIX, WEBHOOKS_PREFIX } from './comparable-document';
+import { HEADERS_PREFIX, PARAMETERS_PREFIX, WEBHOOKS_PREFIX } from './comparable-document';
 
 /** A change between the released document and the current one: breaking (a major version) or additive (a minor). */
 export interface Finding {
@@ -12,10 +12,18 @@ export interface Finding {
 
 /** `GET /pets`, `GET /pets parameters`, `webhook pet.created`, from a path of the compared document. */
 export function operationLabel(path: string, method: string): string {
+  if (path.startsWith(HEADERS_PREFIX)) return operationLabel(path.slice(HEADERS_PREFIX.length), method);
   if (path.startsWith(WEBHOOKS_PREFIX)) return `webhook ${path.slice(WEBHOOKS_PREFIX.length)}`;
   if (path.startsWith(PARAMETERS_PREFIX)) return `${method.toUpperCase()} ${path.slice(PARAMETERS_PREFIX.length)} parameters`;
   return `${method.toUpperCase()} ${path}`;
 }
+
+/** `POST /pets response 201`, or `POST /pets response 201 headers` for its headers (comparableDocument). */
+export const responseLabel = (path: string, method: string, status: string) =>
+  `${operationLabel(path, method)} response ${status}${path.startsWith(HEADERS_PREFIX) ? ' headers' : ''}`;
+
+/** A synthetic path that mirrors a real one (its parameters, its headers): its operations come and go with the real one's. */
+export const isMirror = (path: string) => path.startsWith(PARAMETERS_PREFIX) || path.startsWith(HEADERS_PREFIX);
 
 export const formatFinding = ({ severity, where, what, by }: Finding) =>
   `${severity === 'breaking' ? 'BREAKING' : 'minor   '}  ${where}: ${what} [${by}]`;
