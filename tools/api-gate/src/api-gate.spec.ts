@@ -126,7 +126,23 @@ const BREAKING: Array<[kind: string, seed: Seed, expected: Partial<Finding>]> = 
   ],
   ["a request field's default dropped", (d) => delete schemas(d).NewPet.properties.status.default, { by: 'rule:schema-keywords', what: 'status: default "available" dropped' }],
   // Path parameters by name: generated clients with named arguments change their signatures.
-  ['a path parameter renamed', (d) => renameKey(d.paths, '/pets/{petId}', '/pets/{id}'), { by: 'rule:path-parameter', where: 'GET /pets/{petId}', what: 'path parameter renamed: petId → id' }],
+  [
+    'a path parameter renamed, in the template and its parameter',
+    (d) => {
+      getPet(d).parameters[0].name = 'id';
+      renameKey(d.paths, '/pets/{petId}', '/pets/{id}');
+    },
+    { by: 'rule:path-parameter', where: 'GET /pets/{petId}', what: 'path parameter renamed: petId → id' },
+  ],
+  [
+    'a path parameter renamed while moved to the path item',
+    (d) => {
+      const [parameter] = getPet(d).parameters.splice(0, 1);
+      renameKey(d.paths, '/pets/{petId}', '/pets/{pet_id}');
+      d.paths['/pets/{pet_id}'].parameters = [{ ...parameter, name: 'pet_id' }];
+    },
+    { by: 'rule:path-parameter', where: 'GET /pets/{petId}', what: 'path parameter renamed: petId → pet_id' },
+  ],
 ];
 
 /** Additive changes: a minor version, never refused. */
@@ -185,8 +201,8 @@ describe('api-gate', () => {
       schemas(d).PetStatus.enum = ['available', 'pending'];
     });
     const text = formatReport(report, 'releases/1.0.0.json', 'openapi.json');
-    expect(text).toContain('BREAKING  POST /pets response 409: status code removed [response.status-code.remove]');
-    expect(text).toContain('BREAKING  GET /pets response 200 (application/json): [].status: enum value "sold" removed [rule:schema-keywords]');
+    expect(text).toContain('BREAKING   POST /pets response 409: status code removed [response.status-code.remove]');
+    expect(text).toContain('BREAKING   GET /pets response 200 (application/json): [].status: enum value "sold" removed [rule:schema-keywords]');
     expect(text).toMatch(/REFUSED: \d+ breaking change\(s\)/);
   });
 
@@ -209,6 +225,10 @@ describe('api-gate', () => {
         delete status.allOf;
         status.$ref = '#/components/schemas/PetStatus';
       },
+    ],
+    [
+      'a path parameter moved from the operation to its path item, its name kept',
+      (d) => (d.paths['/pets/{petId}'].parameters = getPet(d).parameters.splice(0, 1)),
     ],
     [
       'a $ref written out in place',

@@ -1,21 +1,26 @@
 import { diffSpecs, type DiffOutcome, type DiffResult, type DiffResultType } from 'openapi-diff';
-import { comparableDocument } from './comparable-document';
+import { comparableDocument, withPathItemsResolved } from './comparable-document';
 import { contractRuleFindings } from './contract-rules';
 import { type Finding, isMirror, operationLabel, responseLabel } from './finding';
 import { fieldChanges } from './field-changes';
 import { isObject, type Json, type JsonObject, objectAt } from './json';
 import { toOpenApi30 } from './openapi-30';
+import { unreadKeywordFindings } from './unread-keywords';
 import { pathParameterFindings } from './path-parameter-rules';
 import { securityFindings } from './security-rules';
 
-/** What the gate found, and the version change it calls for (semver: breaking → major, additive → minor). */
+/**
+ * What the gate found, and the version change it calls for (semver: breaking → major, additive → minor; a change it
+ * cannot weigh may break, so only a major lets it through).
+ */
 export interface GateReport {
   releasedVersion: string;
   currentVersion: string;
   breaking: Finding[];
+  undecided: Finding[];
   minor: Finding[];
   change: 'major' | 'minor' | 'none';
-  /** Breaking changes without a new major `info.version`: CI stops here. */
+  /** Breaking or undecided changes without a new major `info.version`: CI stops here. */
   refused: boolean;
 }
 
@@ -79,12 +84,15 @@ const majorOf = (version: string) => Number.parseInt(version.split('.')[0] ?? ''
 
 /**
  * Compares the current document with the released one: openapi-diff on both as OpenAPI 3.0 (toOpenApi30), laid out
- * by comparableDocument, and our rules for what it does not read (security and path parameters' names on the
- * documents as written). A breaking change is refused unless the current
- * `info.version` has a new major (docs/releasing.md: how a major version is cut).
+ * by comparableDocument, our rules for what it does not read (security and path parameters' names on the documents
+ * as written), and the keywords neither reads, compared as values (unreadKeywordFindings). A breaking or undecided
+ * change is refused unless the current `info.version` has a new major (docs/releasing.md: how a major version is cut).
  */
-export async function compareContracts(released: JsonObject, current: JsonObject): Promise<GateReport> {
-  const [before, after] = [toOpenApi30(comparableDocument(released)), toOpenApi30(comparableDocument(current))];
+export async function compareContracts(releasedAsWritten: JsonObject, currentAsWritten: JsonObject): Promise<GateReport> {
+  const [released, current] = [releasedAsWritten, currentAsWritten].map(withPathItemsResolved);
+  const comparable = [comparableDocument(released), comparableDocument(current)] as const;
+  const undecided = unreadKeywordFindings(...comparable);
+  const [before, after] = comparable.map(toOpenApi30);
   const outcome: DiffOutcome = await diffSpecs({
     sourceSpec: { content: JSON.stringify(before), location: 'the released document', format: 'openapi3' },
     destinationSpec: { content: JSON.stringify(after), location: 'the current document', format: 'openapi3' },
@@ -100,6 +108,6 @@ export async function compareContracts(released: JsonObject, current: JsonObject
     ...rules.filter((finding) => finding.severity === 'minor'),
   ];
   const [releasedVersion, currentVersion] = [versionOf(released), versionOf(current)];
-  const change = breaking.length > 0 ? 'major' : minor.length > 0 ? 'minor' : 'none';
-  return { releasedVersion, currentVersion, breaking, minor, change, refused: change === 'major' && !(majorOf(currentVersion) > majorOf(releasedVersion)) };
+  const change = breaking.length > 0 || undecided.length > 0 ? 'major' : minor.length > 0 ? 'minor' : 'none';
+  return { releasedVersion, currentVersion, breaking, undecided, minor, change, refused: change === 'major' && !(majorOf(currentVersion) > majorOf(releasedVersion)) };
 }

@@ -76,13 +76,16 @@ function parametersSchema(path: string, item: JsonObject, operation: JsonObject,
   return {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries([...byKey].map(([key, parameter]) => [key, closeObjects(parameter.schema ?? {})])),
+    properties: Object.fromEntries([...byKey].map(([key, parameter]) => [key, closeObjects(schemaOf(parameter))])),
     // OpenAPI 3.0 refuses an empty list.
     ...(required.length > 0 ? { required } : {}),
   };
 }
 
 const OK = { description: 'compared' };
+
+/** A parameter's or a header's schema: its `schema`, or that of the one media type of its `content`. */
+const schemaOf = (entry: JsonObject): Json => entry.schema ?? Object.values(objectAt(entry, 'content')).map((media) => objectAt(media, 'schema'))[0] ?? {};
 
 /**
  * A response's headers as an open object, one property per header (by its name in lower case, as HTTP compares
@@ -92,9 +95,7 @@ function headersSchema(headers: JsonObject, document: JsonObject): JsonObject {
   const byName = Object.entries(headers).flatMap(([name, header]) => {
     const inlined = header === undefined ? undefined : inlineSchema(header, document);
     if (!isObject(inlined)) return [];
-    // A header described by `content` instead of `schema` has one media type (OpenAPI 3.1's Header Object).
-    const schema = inlined.schema ?? Object.values(objectAt(inlined, 'content')).map((media) => objectAt(media, 'schema'))[0] ?? {};
-    return [[name.toLowerCase(), { schema, required: inlined.required === true }] as const];
+    return [[name.toLowerCase(), { schema: schemaOf(inlined), required: inlined.required === true }] as const];
   });
   const required = byName.filter(([, header]) => header.required).map(([name]) => name);
   return {
@@ -126,6 +127,21 @@ function headersLaidOut(paths: JsonObject, document: JsonObject): JsonObject {
     laidOut[`${HEADERS_PREFIX}${path}`] = synthetic;
   }
   return JSON.parse(JSON.stringify(laidOut)) as JsonObject;
+}
+
+/** A path item, or the one its `$ref` names (`#/components/pathItems/…`, OpenAPI 3.1), its own fields winning. */
+function pathItem(item: Json, document: JsonObject): Json {
+  if (!isObject(item) || typeof item.$ref !== 'string') return item;
+  const { $ref, ...own } = item;
+  const target = resolvePointer(document, $ref);
+  if (!isObject(target)) throw new Error(`${$ref} names nothing`);
+  return { ...target, ...own };
+}
+
+/** The document with each path item and webhook written as a `$ref` replaced by what it names: every rule reads them. */
+export function withPathItemsResolved(document: JsonObject): JsonObject {
+  const resolved = (key: string) => (isObject(document[key]) ? { [key]: mapValues(document[key], (item) => pathItem(item, document)) } : {});
+  return { ...document, ...resolved('paths'), ...resolved('webhooks') };
 }
 
 /**
@@ -169,7 +185,7 @@ export function comparableDocument(document: JsonObject): JsonObject {
       const headers = (Array.isArray(operation.parameters) ? operation.parameters : [])
         .map((parameter) => inlineSchema(parameter, document))
         .filter((parameter): parameter is JsonObject => isObject(parameter) && parameter.in === 'header')
-        .map((parameter) => [String(parameter.name), { required: parameter.required === true, schema: parameter.schema ?? {} }]);
+        .map((parameter) => [String(parameter.name), { required: parameter.required === true, schema: schemaOf(parameter) }]);
       const response = { ...OK, content: inlineContent(objectAt(body, 'content'), document, false), headers: Object.fromEntries(headers) };
       paths[`${WEBHOOKS_PREFIX}${name}`] = { get: { responses: { 200: response } } };
     }

@@ -1,8 +1,11 @@
 import { HEADERS_PREFIX, PARAMETERS_PREFIX, WEBHOOKS_PREFIX } from './comparable-document';
 
-/** A change between the released document and the current one: breaking (a major version) or additive (a minor). */
+/**
+ * A change between the released document and the current one: breaking (a major version), additive (a minor), or
+ * one the gate cannot weigh (refused as a breaking one is).
+ */
 export interface Finding {
-  severity: 'breaking' | 'minor';
+  severity: 'breaking' | 'minor' | 'undecided';
   /** The operation and part of it, in the service's words: `POST /pets request body (application/json)`. */
   where: string;
   what: string;
@@ -25,5 +28,6 @@ export const responseLabel = (path: string, method: string, status: string) =>
 /** A synthetic path that mirrors a real one (its parameters, its headers): its operations come and go with the real one's. */
 export const isMirror = (path: string) => path.startsWith(PARAMETERS_PREFIX) || path.startsWith(HEADERS_PREFIX);
 
-export const formatFinding = ({ severity, where, what, by }: Finding) =>
-  `${severity === 'breaking' ? 'BREAKING' : 'minor   '}  ${where}: ${what} [${by}]`;
+const LABELS: Record<Finding['severity'], string> = { breaking: 'BREAKING ', undecided: 'UNDECIDED', minor: 'minor    ' };
+
+export const formatFinding = ({ severity, where, what, by }: Finding) => `${LABELS[severity]}  ${where}: ${what} [${by}]`;

@@ -1,14 +1,18 @@
 import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
 import { compareContracts } from './api-gate';
 import { CURRENT_DOCUMENT, latestReleaseFile, readDocument } from './documents';
 import { formatReport } from './report';
 
-// `npm run api-gate`: exit 0 when the committed document keeps the latest release's promises (or cuts a new major),
-// 1 when it breaks them, 2 when it could not compare.
+// `npm run api-gate [-- --released <file> --current <file>]`: exit 0 when the current document (the committed one)
+// keeps the released one's promises (the latest release's) or cuts a new major, 1 when it breaks them or changes
+// what the gate cannot weigh, 2 when it could not compare (a file unreadable, or not an OpenAPI document).
 async function main(): Promise<void> {
-  const released = latestReleaseFile();
-  const report = await compareContracts(readDocument(released), readDocument(CURRENT_DOCUMENT));
-  process.stdout.write(formatReport(report, relative(process.cwd(), released), relative(process.cwd(), CURRENT_DOCUMENT)));
+  const { values } = parseArgs({ options: { released: { type: 'string' }, current: { type: 'string' } } });
+  const released = values.released ?? latestReleaseFile();
+  const current = values.current ?? CURRENT_DOCUMENT;
+  const report = await compareContracts(readDocument(released), readDocument(current));
+  process.stdout.write(formatReport(report, relative(process.cwd(), released), relative(process.cwd(), current)));
   process.exitCode = report.refused ? 1 : 0;
 }
 

@@ -43,6 +43,16 @@ describe(toSchema30.name, () => {
     });
   });
 
+  it('writes boolean schemas as schemas, null alone as a nullable enum of null, and drops keywords the gate does not read', () => {
+    expect(toSchema30({ type: 'object', properties: { any: true, none: false }, additionalProperties: false })).toEqual({
+      type: 'object',
+      properties: { any: {}, none: { not: {} } },
+      additionalProperties: false,
+    });
+    expect(toSchema30({ type: 'null', description: 'Gone.' })).toEqual({ description: 'Gone.', nullable: true, enum: [null] });
+    expect(toSchema30({ type: 'array', prefixItems: [{ const: 1 }], contains: { const: 2 }, 'x-order': 1, $comment: 'c' })).toEqual({ type: 'array', 'x-order': 1 });
+  });
+
   it('converts nested schemas: properties, items, combinations', () => {
     const nested = { type: 'object', properties: { tags: { type: 'array', items: { type: ['string', 'null'] } } }, allOf: [{ const: 1 }, { minimum: 0 }] };
     expect(toSchema30(nested)).toEqual({

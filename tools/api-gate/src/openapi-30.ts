@@ -5,17 +5,41 @@ const ONE_SCHEMA = new Set(['items', 'not', 'additionalProperties']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
 const SCHEMA_MAPS = new Set(['properties']);
 
-/** One schema in its OpenAPI 3.0 spelling: the 3.1 (JSON Schema 2020-12) keywords a document of ours may hold. */
+/**
+ * What the gate reads of a schema: OpenAPI 3.0's keywords (openapi-diff validates against them) and the 3.1 ones
+ * toSchema30 rewrites into them. Extensions (`x-…`) describe; they are read as no change.
+ */
+const READ = new Set([
+  ...['title', 'description', 'default', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs', 'xml', 'discriminator'],
+  ...['type', 'enum', 'const', 'nullable', 'format', 'pattern', 'multipleOf', 'uniqueItems', 'required'],
+  ...['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'],
+  ...['properties', 'additionalProperties', 'items', 'allOf', 'anyOf', 'oneOf', 'not', '$ref', '$schema', '$comment'],
+]);
+
+/**
+ * Whether the gate reads a schema keyword. One it does not (`prefixItems`, `if`, `patternProperties`…) is dropped by
+ * toSchema30, after unreadKeywordFindings has compared it as a value: the same in both documents, no change.
+ */
+export const isRead = (keyword: string) => READ.has(keyword) || keyword.startsWith('x-');
+
+/** One schema in its OpenAPI 3.0 spelling: JSON Schema 2020-12's keywords rewritten, or dropped where 3.0 has none. */
 export function toSchema30(schema: Json): Json {
+  // 3.1's boolean schemas: `true` allows anything, `false` nothing.
+  if (schema === true) return {};
+  if (schema === false) return { not: {} };
   if (!isObject(schema)) return schema;
   const out: JsonObject = mapValues(schema, (value, key) => {
-    if (ONE_SCHEMA.has(key)) return toSchema30(value);
+    // 3.0 has `additionalProperties: false` too.
+    if (ONE_SCHEMA.has(key)) return key === 'additionalProperties' && typeof value === 'boolean' ? value : toSchema30(value);
     if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return value.map(toSchema30);
     if (SCHEMA_MAPS.has(key) && isObject(value)) return mapValues(value, toSchema30);
     return value;
   });
-  // `type: [x, 'null']` is 3.0's `nullable: true`; several other types are an `anyOf` of each.
-  if (Array.isArray(out.type)) {
+  // `type: [x, 'null']` is 3.0's `nullable: true`; several other types are an `anyOf` of each; `null` alone, null.
+  if (out.type === 'null' || (Array.isArray(out.type) && out.type.length === 1 && out.type[0] === 'null')) {
+    delete out.type;
+    Object.assign(out, { nullable: true, enum: [null] });
+  } else if (Array.isArray(out.type)) {
     const types = out.type.filter((type) => type !== 'null');
     if (types.length < out.type.length) out.nullable = true;
     delete out.type;
@@ -44,13 +68,12 @@ export function toSchema30(schema: Json): Json {
       out[exclusive] = true;
     }
   }
-  delete out.$schema;
-  delete out.$comment;
+  for (const keyword of Object.keys(out)) if (!isRead(keyword) || keyword === '$schema' || keyword === '$comment') delete out[keyword];
   return out;
 }
 
-/** Whether a schema allows only null: `{type: 'null'}`, with words about it or none. */
-const onlyNull = (schema: Json) => isObject(schema) && schema.type === 'null';
+/** Whether a schema allows only null: `{type: 'null'}` as toSchema30 writes it, with words about it or none. */
+const onlyNull = (schema: Json) => isObject(schema) && schema.nullable === true && JSON.stringify(schema.enum) === '[null]' && schema.type === undefined;
 
 /**
  * An `anyOf` or `oneOf` branch `{type: 'null'}` is 3.0's `nullable: true` (3.0 has no null type, and openapi-diff's
@@ -119,9 +142,9 @@ function convertSchemasIn(node: Json, key = ''): Json {
 
 /**
  * The document in OpenAPI 3.0.3, which openapi-diff 0.24.1 reads (its parser refuses `openapi: 3.1.0`). Only what
- * 3.0 has no place for is dropped (`webhooks`, which `comparableDocument` has already turned into paths, the JSON
- * Schema dialect, the license's SPDX identifier); a 3.1 keyword not converted here fails openapi-diff's validation,
- * naming its place, so the gate stops rather than compares less.
+ * 3.0 has no place for is dropped: `webhooks`, which `comparableDocument` has already turned into paths, the JSON
+ * Schema dialect, the license's SPDX identifier, and schema keywords the gate does not read (compared as values
+ * first, by unreadKeywordFindings).
  */
 export function toOpenApi30(document: JsonObject): JsonObject {
   const { webhooks: _webhooks, jsonSchemaDialect: _dialect, ...rest } = document;
