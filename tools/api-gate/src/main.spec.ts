@@ -29,9 +29,11 @@ describe('npm run api-gate', () => {
     expect(runGate()).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Compared libs\/contract\/openapi\/openapi\.json .* with libs\/contract\/openapi\/releases\/\d+\.\d+\.\d+\.json/) });
   });
 
-  it('exits 0 on an additive change', () => {
+  it('exits 0 on an additive change, and prints its report as JSON when asked', () => {
     const current = write('additive.json', (d) => (schemas(d).Pet.properties.tag = { type: 'string' }));
     expect(runGate('--released', released, '--current', current)).toMatchObject({ status: 0, stdout: expect.stringContaining('minor version') });
+    const json = runGate('--released', released, '--current', current, '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ released: expect.stringMatching(/released\.json$/), change: 'minor', refused: false, minor: expect.arrayContaining([expect.objectContaining({ by: 'response.body.scope.remove' })]) });
   });
 
   it('exits 1 on a breaking change, naming it', () => {

@@ -5,7 +5,6 @@ import { promisify } from 'node:util';
 import { NPM_ENV } from '@petstore/testing';
 
 const WORKSPACE = join(__dirname, '../../..');
-const NX = join(WORKSPACE, 'node_modules/nx/dist/bin/nx.js');
 const execFileAsync = promisify(execFile);
 // Nothing listens on the discard port: were the dry run to reach for a registry or a proxy, it would fail here.
 const NOWHERE = 'http://127.0.0.1:9';
@@ -17,7 +16,7 @@ const gitStatus = async () =>
 
 jest.setTimeout(180_000);
 
-describe('nx release --dry-run', () => {
+describe('npm run release -- --dry-run', () => {
   const current: string = JSON.parse(readFileSync(join(WORKSPACE, 'libs/client/package.json'), 'utf8')).version;
   // A major plan, so that the next version is known whatever plans are committed (the largest bump wins).
   const next = `${Number(current.split('.')[0]) + 1}.0.0`;
@@ -43,7 +42,7 @@ describe('nx release --dry-run', () => {
         HTTP_PROXY: NOWHERE,
         HTTPS_PROXY: NOWHERE,
       };
-      const run = await execFileAsync(process.execPath, [NX, 'release', '--dry-run', '--skip-publish'], {
+      const run = await execFileAsync('npm', ['run', '--silent', 'release', '--', '--dry-run'], {
         cwd: WORKSPACE,
         env,
         timeout: 150_000,
@@ -63,6 +62,11 @@ describe('nx release --dry-run', () => {
     expect(output).toContain(`Previewing an entry in libs/client/CHANGELOG.md for v${next}`);
     expect(output).toContain(`Previewing an entry in libs/contract/CHANGELOG.md for v${next}`);
     expect(output).toContain("The dry run's probe");
+  });
+
+  it("weighs the plans' bump against the gate's verdict", () => {
+    expect(output).toMatch(new RegExp(`The gate finds .* against libs/contract/openapi/releases/${current.replaceAll('.', '\\.')}\\.json; the version plans ask for a major version: ${current} → ${next}`));
+    expect(output).toContain(`would write ${next} into both package.json files, regenerate libs/contract/openapi/openapi.json, keep it as libs/contract/openapi/releases/${next}.json`);
   });
 
   it('changes no file', async () => {

@@ -1,5 +1,10 @@
-/** Version of the interface this contract describes. */
-export const API_VERSION = '1.0.0';
+import { version } from '../../package.json';
+
+/**
+ * Version of the interface this contract describes: the package's, which `npm run release` writes (docs/releasing.md),
+ * and from which the document's `info.version`, the client's user agent and the CLI's version follow.
+ */
+export const API_VERSION: string = version;
 
 /** Path segment every operation lives under. */
 export const API_PREFIX = '/v1';

@@ -1,0 +1,75 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { releaseChangelog, releaseVersion } from 'nx/release';
+import { bumpOf, covers } from './version-bump';
+
+// `npm run release [-- --dry-run]`: cuts the next version from the version plans, in one command (docs/releasing.md).
+// The version is written once, by Nx, into both packages (a fixed group); API_VERSION reads the contract's
+// package.json, so the document regenerated here carries it as `info.version`, and its copy in releases/ is what
+// the gate compares with from then on. Nothing is committed, tagged or published.
+
+const WORKSPACE = join(__dirname, '../../..');
+const DOCUMENT = 'libs/contract/openapi/openapi.json';
+const RELEASES = 'libs/contract/openapi/releases';
+
+interface GateVerdict {
+  released: string;
+  change: 'major' | 'minor' | 'none';
+}
+
+/** The gate's verdict on the committed document against the latest release (`npm run api-gate -- --json`). */
+function gateVerdict(): GateVerdict {
+  const run = spawnSync('npm', ['run', '--silent', 'api-gate', '--', '--json'], { cwd: WORKSPACE, encoding: 'utf8' });
+  // Exit 1 is a verdict too (a major change without a major version yet: this release may be that version).
+  if (run.status !== 0 && run.status !== 1) throw new Error(`the gate could not compare the documents:\n${run.stderr}`);
+  return JSON.parse(run.stdout) as GateVerdict;
+}
+
+const currentVersion = (): string => JSON.parse(readFileSync(join(WORKSPACE, 'libs/contract/package.json'), 'utf8')).version;
+
+function say(line: string): void {
+  process.stdout.write(`\n${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } } });
+  const [dryRun, verbose] = [values['dry-run'], values.verbose];
+  const gate = gateVerdict();
+  const current = currentVersion();
+
+  const planned = await releaseVersion({ dryRun: true, verbose });
+  const next = planned.workspaceVersion;
+  if (!next) throw new Error('no version plan: nothing to release (npx nx release plan <patch|minor|major> -m "…")');
+  const bump = bumpOf(current, next);
+  say(`The gate finds a ${gate.change === 'none' ? 'document unchanged' : `${gate.change} change`} against ${gate.released}; the version plans ask for a ${bump} version: ${current} → ${next}.`);
+  if (!covers(bump, gate.change)) {
+    throw new Error(`a ${bump} version is not enough for a ${gate.change} change: add a plan (npx nx release plan ${gate.change} -m "…") and run again`);
+  }
+  if (dryRun) {
+    await releaseChangelog({ versionData: planned.projectsVersionData, version: next, dryRun: true, verbose, releaseGraph: planned.releaseGraph });
+    say(`Dry run: would write ${next} into both package.json files, regenerate ${DOCUMENT}, keep it as ${RELEASES}/${next}.json, and write the changelogs above.`);
+    return;
+  }
+
+  const versioned = await releaseVersion({ dryRun: false, verbose });
+  // The service is rebuilt with the new package.json, so the document it writes has the new info.version.
+  execFileSync('npm', ['run', '--silent', 'openapi'], { cwd: WORKSPACE, stdio: 'inherit' });
+  const written = JSON.parse(readFileSync(join(WORKSPACE, DOCUMENT), 'utf8')).info.version;
+  if (written !== next) throw new Error(`${DOCUMENT} says info.version ${written}, not ${next}`);
+  const kept = `${RELEASES}/${next}.json`;
+  copyFileSync(join(WORKSPACE, DOCUMENT), join(WORKSPACE, kept));
+  await releaseChangelog({ versionData: versioned.projectsVersionData, version: next, dryRun: false, verbose, releaseGraph: versioned.releaseGraph });
+  say(
+    [
+      `Released ${next}: both package.json files, ${DOCUMENT} (info.version), ${kept}, both CHANGELOG.md files; the plans are deleted.`,
+      `Next: npm test, then commit everything as "Release ${next}"; once merged, git tag v${next}; publish with npx nx release publish.`,
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`\nrelease refused: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
