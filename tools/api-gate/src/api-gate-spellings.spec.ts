@@ -10,7 +10,7 @@ import { gateBetween, getPet, listPets, petCreated, schemas, type Seed } from '.
 const MODES = ['available', 'pending', 'sold'];
 const mode = (): JsonObject => ({ type: 'string', enum: [...MODES], default: 'available' });
 
-interface Place {
+export interface Place {
   /** Whether clients send it (narrowing breaks them) or read it (widening does). */
   direction: 'request' | 'response';
   /** Where the gate's findings name it. */
@@ -21,7 +21,7 @@ interface Place {
 
 const parameterAt = (parameters: any[], name: string): [any, string] => [parameters.find((parameter) => parameter.name === name), 'schema'];
 
-const PLACES: Record<string, Place> = {
+export const PLACES: Record<string, Place> = {
   'a request body field': { direction: 'request', where: 'POST /pets request body', at: (d) => [schemas(d).NewPet.properties, 'mode'] },
   'a query parameter': { direction: 'request', where: 'GET /pets parameters', at: (d) => parameterAt(listPets(d).parameters, 'mode') },
   'a request header': { direction: 'request', where: 'GET /pets parameters', at: (d) => parameterAt(listPets(d).parameters, 'X-Mode') },
@@ -32,7 +32,7 @@ const PLACES: Record<string, Place> = {
 };
 
 /** The release: `mode` at every place, an optional field or parameter, written plainly. */
-const withMode: Seed = (d) => {
+export const withMode: Seed = (d) => {
   schemas(d).NewPet.properties.mode = mode();
   schemas(d).Pet.properties.mode = mode();
   schemas(d).PetCreatedEvent.properties.mode = mode();
@@ -42,12 +42,12 @@ const withMode: Seed = (d) => {
 };
 
 /** A rewrite of the field's schema: given the release's, returns the current one (it may add components to `d`). */
-type Spelling = (schema: JsonObject, d: any) => Json;
+export type Spelling = (schema: JsonObject, d: any) => Json;
 
 const without = (schema: JsonObject, ...keywords: string[]) => Object.fromEntries(Object.entries(schema).filter(([keyword]) => !keywords.includes(keyword)));
 const consts = (values: string[]) => values.map((value) => ({ const: value }));
 
-const NARROWED: Record<string, Spelling> = {
+export const NARROWED: Record<string, Spelling> = {
   'a value left out of the enum': (s) => ({ ...s, enum: ['available', 'pending'] }),
   'an anyOf of enums': (s) => ({ default: s.default, anyOf: [{ type: 'string', enum: ['available'] }, { type: 'string', enum: ['pending'] }] }),
   'a oneOf of consts': (s) => ({ type: 'string', default: s.default, oneOf: consts(['available', 'pending']) }),
@@ -57,25 +57,25 @@ const NARROWED: Record<string, Spelling> = {
   },
 };
 
-const WIDENED: Record<string, Spelling> = {
+export const WIDENED: Record<string, Spelling> = {
   'a value added to the enum': (s) => ({ ...s, enum: [...MODES, 'lost'] }),
   'an anyOf of the enum and a const': (s) => ({ default: s.default, anyOf: [without(s, 'default'), { const: 'lost' }] }),
   'a oneOf of consts': (s) => ({ type: 'string', default: s.default, oneOf: consts([...MODES, 'lost']) }),
 };
 
-const MADE_NULLABLE: Record<string, Spelling> = {
+export const MADE_NULLABLE: Record<string, Spelling> = {
   'a type list with null': (s) => ({ ...s, type: ['string', 'null'] }),
   'an anyOf with a {type: null} branch': (s) => ({ default: s.default, anyOf: [without(s, 'default'), { type: 'null' }] }),
   'a oneOf with a {type: null} branch first': (s) => ({ default: s.default, oneOf: [{ type: 'null', description: 'Not known yet.' }, without(s, 'default')] }),
 };
 
-const DEFAULT_CHANGED: Record<string, Spelling> = {
+export const DEFAULT_CHANGED: Record<string, Spelling> = {
   'the default rewritten': (s) => ({ ...s, default: 'pending' }),
   'the default dropped': (s) => without(s, 'default'),
   'the default moved beside a one-member allOf, changed': (s) => ({ default: 'sold', allOf: [without(s, 'default')] }),
 };
 
-const EQUIVALENT: Record<string, Spelling> = {
+export const EQUIVALENT: Record<string, Spelling> = {
   'the schema moved to a component, referenced through a one-member allOf': (s, d) => {
     schemas(d).Mode = without(s, 'default');
     return { default: s.default, allOf: [{ $ref: '#/components/schemas/Mode' }] };
@@ -86,7 +86,7 @@ const EQUIVALENT: Record<string, Spelling> = {
   'a description and an example added': (s) => ({ ...s, description: 'How the pet is offered.', examples: ['pending'] }),
 };
 
-function rewrite(place: Place, spelling: Spelling): Seed {
+export function rewrite(place: Place, spelling: Spelling): Seed {
   return (d) => {
     const [holder, key] = place.at(d);
     holder[key] = spelling(structuredClone(holder[key]), d);

@@ -8,7 +8,7 @@ import { gate, gateBetween, getPet, listPets, petCreated, schemas, type Seed } f
 const tags = () => ({ type: 'array', maxItems: 5, items: { type: 'string', maxLength: 20 } });
 
 /** The release: a `tags` array at a request body, a response body, a webhook payload and a query parameter. */
-const withTags: Seed = (d) => {
+export const withTags: Seed = (d) => {
   schemas(d).NewPet.properties.tags = tags();
   schemas(d).Pet.properties.tags = tags();
   schemas(d).PetCreatedEvent.properties.tags = tags();
@@ -16,7 +16,7 @@ const withTags: Seed = (d) => {
   getPet(d).responses['200'].headers['X-Tags'] = { schema: { type: 'string', maxLength: 200 } };
 };
 
-const UNREAD: Array<[keyword: string, change: Seed, where: string, what: string]> = [
+export const UNREAD: Array<[keyword: string, change: Seed, where: string, what: string]> = [
   ['prefixItems added', (d) => (schemas(d).NewPet.properties.tags.prefixItems = [{ const: 'first' }]), 'POST /pets request body (application/json)', 'tags: prefixItems added'],
   ['contains added', (d) => (listPets(d).parameters.at(-1).schema.contains = { const: 'dog' }), 'GET /pets parameters (application/json)', 'query tags: contains added'],
   [
@@ -70,7 +70,7 @@ describe('keywords the gate does not read', () => {
 });
 
 // Spellings of OpenAPI 3.1 that have no 3.0 form, each once in a change, so that the gate reads them on both sides.
-const VALID_31: Array<[spelling: string, seed: Seed]> = [
+export const VALID_31: Array<[spelling: string, seed: Seed]> = [
   ['boolean schemas (a property allowed anything, another never)', (d) => Object.assign(schemas(d).Pet.properties, { anything: true, never: false })],
   ['a {type: null} schema on its own', (d) => (schemas(d).Pet.properties.gone = { type: 'null' })],
   ['a header described by content', (d) => (getPet(d).responses['200'].headers['X-Trace'] = { content: { 'text/plain': { schema: { type: 'string' } } } })],
