@@ -2,7 +2,7 @@ import { compareContracts } from './api-gate';
 import { latestReleaseFile, readDocument } from './documents';
 import type { Finding } from './finding';
 import { formatReport } from './report';
-import { committed, createPet, gate, getPet, listPets, renameKey, schemas, type Seed } from './testing/seeds';
+import { committed, createPet, gate, gateBetween, getPet, listPets, renameKey, schemas, type Seed } from './testing/seeds';
 
 // The tables are exported so that another diff tool can be tried on the same corpus (docs/releasing.md).
 
@@ -177,6 +177,11 @@ export const ADDITIVE: Array<[kind: string, seed: Seed, expected: Partial<Findin
     { by: 'rule:security', where: 'GET /pets' },
   ],
   ['a media type added to a request', (d) => (createPet(d).requestBody.content['application/merge-patch+json'] = createPet(d).requestBody.content['application/json']), { by: 'rule:media-type' }],
+  ['a request body made optional', (d) => (createPet(d).requestBody.required = false), { by: 'rule:request-body', what: 'request body made optional' }],
+  // Semver: deprecating part of a public API is a minor version.
+  ['an operation deprecated', (d) => (listPets(d).deprecated = true), { by: 'rule:deprecated', where: 'GET /pets', what: 'deprecated' }],
+  ['a parameter deprecated', (d) => (listPets(d).parameters[1].deprecated = true), { by: 'rule:schema-keywords', where: 'GET /pets parameters (application/json)', what: 'query status: deprecated' }],
+  ['a response field deprecated', (d) => (schemas(d).Pet.properties.categoryId.deprecated = true), { by: 'rule:schema-keywords', what: 'categoryId: deprecated' }],
 ];
 
 /** Rewrites that change nothing a client sees. */
@@ -189,6 +194,22 @@ export const EQUIVALENT_REWRITES: Array<[kind: string, seed: Seed]> = [
       status.$ref = '#/components/schemas/PetStatus';
     },
   ],
+  [
+    'a request body split into an allOf of two objects',
+    (d) => {
+      const { properties, required, ...rest } = schemas(d).NewPet;
+      const { name, ...others } = properties;
+      const part = (names: string[]) => required.filter((field: string) => names.includes(field));
+      schemas(d).NewPet = {
+        ...rest,
+        allOf: [
+          { type: 'object', properties: { name }, required: part(['name']) },
+          { type: 'object', properties: others, required: part(Object.keys(others)) },
+        ],
+      };
+    },
+  ],
+  ['a single-valued query parameter given another style that writes it the same', (d) => Object.assign(listPets(d).parameters[0], { style: 'form', explode: false })],
   [
     'a path parameter moved from the operation to its path item, its name kept',
     (d) => (d.paths['/pets/{petId}'].parameters = getPet(d).parameters.splice(0, 1)),
@@ -219,6 +240,22 @@ describe('api-gate', () => {
   it('passes a breaking change that comes with a new major version', async () => {
     const report = await gate((d) => delete d.paths['/pets/{petId}'], '2.0.0');
     expect(report).toMatchObject({ change: 'major', refused: false, releasedVersion: '1.0.0', currentVersion: '2.0.0' });
+  });
+
+  // A client generated from the release writes `?tags=a&tags=b`; the service now reads `a,b` or `a|b`.
+  const tagsQuery: Seed = (d) => listPets(d).parameters.push({ name: 'tags', in: 'query', schema: { type: 'array', items: { type: 'string' } } });
+  it.each<[string, Seed, string]>([
+    ['exploded no more', (d) => (listPets(d).parameters.at(-1).explode = false), 'query tags: sent as form, exploded → form'],
+    ['pipe-delimited', (d) => Object.assign(listPets(d).parameters.at(-1), { style: 'pipeDelimited', explode: false }), 'query tags: sent as form, exploded → pipeDelimited'],
+    ['as JSON content', (d) => Object.assign(listPets(d).parameters.at(-1), { schema: undefined, content: { 'application/json': { schema: { type: 'array' } } } }), 'query tags: sent as form, exploded → as application/json'],
+  ])('refuses an array query parameter serialized another way: %s', async (_kind, change, what) => {
+    const report = await gateBetween(tagsQuery, change);
+    expect(report.breaking).toContainEqual({ severity: 'breaking', where: 'GET /pets parameters', what, by: 'rule:parameter-style' });
+  });
+
+  it('refuses a path parameter written in matrix style (;petId=42), which changes even a single value', async () => {
+    const report = await gate((d) => (getPet(d).parameters[0].style = 'matrix'));
+    expect(report.breaking).toContainEqual(expect.objectContaining({ by: 'rule:parameter-style', what: 'path #1: sent as simple → matrix' }));
   });
 
   it('names each break, and what the release must do, in its report', async () => {

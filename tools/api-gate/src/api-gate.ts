@@ -6,6 +6,7 @@ import { fieldChanges } from './field-changes';
 import { isObject, type Json, type JsonObject, objectAt } from './json';
 import { toOpenApi30 } from './openapi-30';
 import { unreadKeywordFindings } from './unread-keywords';
+import { parameterStyleFindings } from './parameter-style-rules';
 import { pathParameterFindings } from './path-parameter-rules';
 import { securityFindings } from './security-rules';
 
@@ -97,7 +98,7 @@ export async function compareContracts(releasedAsWritten: JsonObject, currentAsW
     sourceSpec: { content: JSON.stringify(before), location: 'the released document', format: 'openapi3' },
     destinationSpec: { content: JSON.stringify(after), location: 'the current document', format: 'openapi3' },
   });
-  const rules = [...contractRuleFindings(before, after), ...securityFindings(released, current), ...pathParameterFindings(released, current)];
+  const rules = [...contractRuleFindings(before, after), ...securityFindings(released, current), ...pathParameterFindings(released, current), ...parameterStyleFindings(released, current)];
   const breaking = [
     ...(outcome.breakingDifferencesFound ? outcome.breakingDifferences.filter((result) => !onlyMirrored(result)).map((result) => fromOpenApiDiff(result, 'breaking', before, after)) : []),
     ...rules.filter((finding) => finding.severity === 'breaking'),

@@ -1,3 +1,4 @@
+import { merge } from 'allof-merge';
 import { isObject, type Json, type JsonObject, mapValues, objectAt, operationsOf } from './json';
 
 /** Where a synthetic path puts an operation's parameters, and a webhook, in the document openapi-diff compares. */
@@ -47,10 +48,21 @@ export function closeObjects(schema: Json): Json {
   return closed;
 }
 
+/**
+ * A schema with every `allOf` merged into one schema (allof-merge): the same constraints compare the same however
+ * they are split (`{allOf: [A, B]}` as A and B together, a one-member `allOf` as its member), and a request's objects
+ * merged this way can be closed. Members that contradict each other are left as written.
+ */
+export function allOfMerged(schema: Json): Json {
+  let conflict = false;
+  const merged = merge(schema, { onMergeError: () => (conflict = true) }) as Json | undefined;
+  return conflict || merged === undefined ? schema : merged;
+}
+
 const inlineContent = (content: Json | undefined, document: JsonObject, close: boolean): JsonObject =>
   mapValues(isObject(content) ? content : {}, (media) => {
     if (!isObject(media) || media.schema === undefined) return media;
-    const schema = inlineSchema(media.schema, document);
+    const schema = allOfMerged(inlineSchema(media.schema, document));
     return { ...media, schema: close ? closeObjects(schema) : schema };
   });
 
@@ -59,24 +71,34 @@ const inlineContent = (content: Json | undefined, document: JsonObject, close: b
  * parameter goes by its place in the path, since its name is not on the wire (openapi-diff matches `{id}` and
  * `{petId}` too).
  */
-function parameterKey(parameter: JsonObject, path: string): string {
+export function parameterKey(parameter: JsonObject, path: string): string {
   const name = String(parameter.name);
   if (parameter.in === 'path') return `path #${[...path.matchAll(/\{([^}]+)\}/g)].findIndex(([, found]) => found === name) + 1}`;
   return `${String(parameter.in)} ${parameter.in === 'header' ? name.toLowerCase() : name}`;
 }
 
-/** An operation's parameters (its path item's too, which it may override) as one closed object, each a property. */
-function parametersSchema(path: string, item: JsonObject, operation: JsonObject, document: JsonObject): JsonObject {
+/** An operation's parameters, its path item's too (which it may override), inlined, by parameterKey. */
+export function operationParameters(path: string, item: JsonObject, operation: JsonObject, document: JsonObject): Map<string, JsonObject> {
   const all = [item.parameters, operation.parameters]
     .flatMap((list) => (Array.isArray(list) ? list : []))
     .map((parameter) => inlineSchema(parameter, document))
     .filter(isObject);
-  const byKey = new Map(all.map((parameter) => [parameterKey(parameter, path), parameter]));
+  return new Map(all.map((parameter) => [parameterKey(parameter, path), parameter]));
+}
+
+/** An operation's parameters as one closed object, each a property (a deprecated one's schema says so). */
+function parametersSchema(path: string, item: JsonObject, operation: JsonObject, document: JsonObject): JsonObject {
+  const byKey = operationParameters(path, item, operation, document);
   const required = [...byKey].filter(([, parameter]) => parameter.required === true || parameter.in === 'path').map(([key]) => key);
   return {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries([...byKey].map(([key, parameter]) => [key, closeObjects(schemaOf(parameter))])),
+    properties: Object.fromEntries(
+      [...byKey].map(([key, parameter]) => {
+        const schema = closeObjects(schemaOf(parameter));
+        return [key, parameter.deprecated === true && isObject(schema) ? { ...schema, deprecated: true } : schema];
+      }),
+    ),
     // OpenAPI 3.0 refuses an empty list.
     ...(required.length > 0 ? { required } : {}),
   };
@@ -85,7 +107,7 @@ function parametersSchema(path: string, item: JsonObject, operation: JsonObject,
 const OK = { description: 'compared' };
 
 /** A parameter's or a header's schema: its `schema`, or that of the one media type of its `content`. */
-const schemaOf = (entry: JsonObject): Json => entry.schema ?? Object.values(objectAt(entry, 'content')).map((media) => objectAt(media, 'schema'))[0] ?? {};
+const schemaOf = (entry: JsonObject): Json => allOfMerged(entry.schema ?? Object.values(objectAt(entry, 'content')).map((media) => objectAt(media, 'schema'))[0] ?? {});
 
 /**
  * A response's headers as an open object, one property per header (by its name in lower case, as HTTP compares
@@ -187,7 +209,7 @@ export function comparableDocument(document: JsonObject): JsonObject {
         .filter((parameter): parameter is JsonObject => isObject(parameter) && parameter.in === 'header')
         .map((parameter) => [String(parameter.name), { required: parameter.required === true, schema: schemaOf(parameter) }]);
       const response = { ...OK, content: inlineContent(objectAt(body, 'content'), document, false), headers: Object.fromEntries(headers) };
-      paths[`${WEBHOOKS_PREFIX}${name}`] = { get: { responses: { 200: response } } };
+      paths[`${WEBHOOKS_PREFIX}${name}`] = { get: { ...(operation.deprecated === true ? { deprecated: true } : {}), responses: { 200: response } } };
     }
   }
   const { webhooks: _webhooks, ...rest } = document;

@@ -48,6 +48,8 @@ function keywordChanges(before: JsonObject, after: JsonObject, direction: Direct
     const what = old === undefined ? `default ${now} declared` : now === undefined ? `default ${old} dropped` : `default ${old} → ${now}`;
     changes.push([old !== undefined, `${at(field)}${what}`]);
   }
+  // Semver: deprecating something public is a minor version; it breaks nobody yet.
+  if ((before.deprecated === true) !== (after.deprecated === true)) changes.push([false, `${at(field)}${after.deprecated === true ? 'deprecated' : 'no longer deprecated'}`]);
   if ((before.nullable === true) !== (after.nullable === true)) {
     const nowNullable = after.nullable === true;
     changes.push([breaks(direction, !nowNullable, nowNullable), `${at(field)}${nowNullable ? 'made nullable' : 'no longer nullable'}`]);
@@ -118,6 +120,7 @@ function requestFindings(before: JsonObject, after: JsonObject, where: string): 
   }
   const findings = contentFindings(old, now, 'request', where);
   if (old.required !== true && now.required === true) findings.push({ severity: 'breaking', where, what: 'request body made required', by: 'rule:request-body' });
+  if (old.required === true && now.required !== true) findings.push({ severity: 'minor', where, what: 'request body made optional', by: 'rule:request-body' });
   return findings;
 }
 
@@ -137,6 +140,9 @@ export function contractRuleFindings(released: JsonObject, current: JsonObject):
       if (Object.keys(after).length === 0) continue;
       const operation = operationLabel(path, method);
       const body = path.startsWith(PARAMETERS_PREFIX) ? operation : `${operation} request body`;
+      if ((before.deprecated === true) !== (after.deprecated === true)) {
+        findings.push({ severity: 'minor', where: operation, what: after.deprecated === true ? 'deprecated' : 'no longer deprecated', by: 'rule:deprecated' });
+      }
       findings.push(...requestFindings(before, after, body));
       const newResponses = objectAt(after, 'responses');
       for (const [status, response] of Object.entries(objectAt(before, 'responses'))) {

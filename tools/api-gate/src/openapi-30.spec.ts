@@ -27,11 +27,6 @@ describe(toSchema30.name, () => {
     expect(toSchema30({ anyOf: [{ enum: ['a'] }, { type: 'string', maxLength: 3 }] })).toHaveProperty('anyOf');
   });
 
-  it('reads a one-member allOf as its member, unless a keyword is in both', () => {
-    expect(toSchema30({ description: 'A status.', allOf: [{ type: 'string', enum: ['a', 'b'] }] })).toEqual({ description: 'A status.', type: 'string', enum: ['a', 'b'] });
-    expect(toSchema30({ type: 'string', allOf: [{ type: 'string', maxLength: 3 }] })).toEqual({ type: 'string', allOf: [{ type: 'string', maxLength: 3 }] });
-  });
-
   it('writes const as a one-value enum, examples as example, and numeric exclusive bounds as flags', () => {
     expect(toSchema30({ const: 'a', examples: ['a', 'b'] })).toEqual({ enum: ['a'], example: 'a' });
     expect(toSchema30({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 })).toEqual({

@@ -52,7 +52,6 @@ export function toSchema30(schema: Json): Json {
   }
   nullBranchesAsNullable(out);
   enumBranchesAsEnum(out);
-  singleAllOfMerged(out);
   if ('const' in out) {
     out.enum = [out.const ?? null];
     delete out.const;
@@ -112,17 +111,6 @@ function enumBranchesAsEnum(schema: JsonObject): void {
     if (types.length === 1 && schema.type === undefined) schema.type = JSON.parse(types[0]) as Json;
     schema.enum = [...values.values()];
   }
-}
-
-/**
- * A one-member `allOf` is that member: merged into the schema where no keyword is in both. `@nestjs/swagger` writes a
- * `$ref` with siblings (a description, a default) this way, and an upgrade may write the `$ref` alone: the same schema.
- */
-function singleAllOfMerged(schema: JsonObject): void {
-  const [member, ...rest] = Array.isArray(schema.allOf) ? schema.allOf : [];
-  if (!isObject(member) || rest.length > 0 || Object.keys(member).some((keyword) => keyword in schema && keyword !== 'allOf')) return;
-  delete schema.allOf;
-  mergeInto(schema, member);
 }
 
 /** A lone branch's keywords added to the schema it stood in; the schema's own win. */
