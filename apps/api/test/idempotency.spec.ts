@@ -1,6 +1,6 @@
 import type { Pet } from '@petstore/contract';
 import { DataSource } from 'typeorm';
-import { IdempotencyKeyPurge } from '../src/app/pets/idempotency/idempotency-key-purge';
+import { IdempotencyKeyPurge } from '../src/app/pets/idempotency-key-purge';
 import { expectError } from './support/assertions';
 import { rawRequest } from './support/raw-http';
 import { JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app';

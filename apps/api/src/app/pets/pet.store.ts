@@ -1,5 +1,9 @@
 import type { NewPet, Pet, PetStatus } from '@petstore/contract';
+import type { IdempotentInsert } from './idempotency/claim-decision';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';
+
+// The port's answer to an idempotent create is idempotency's decision: callers of the port import it from here.
+export type { IdempotentInsert };
 
 /** A new pet as the stores write it: with the interface's default status filled in. */
 export type PetToCreate = NewPet & { status: PetStatus };
@@ -10,14 +14,6 @@ export interface PetPageQuery {
   afterId: number;
   take: number;
 }
-
-/** What a create with an Idempotency-Key did, or found instead. */
-export type IdempotentInsert =
-  | { outcome: 'created'; pet: Pet }
-  /** The key answered a create within the last 24 hours. */
-  | { outcome: 'stored'; fingerprint: string; petId: number }
-  /** Another create with this key is still running, in this process or another. */
-  | { outcome: 'in_use' };
 
 /**
  * Where pets and their idempotency keys are kept: the port the service talks to. One implementation per database

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
 import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
 import { Metrics } from '../metrics/metrics';
-import { IdempotencyKeyPurge } from './idempotency/idempotency-key-purge';
+import { IdempotencyKeyPurge } from './idempotency-key-purge';
 import { PetStore } from './pet.store';
 import { PetsController } from './pets.controller';
 import { PetsService } from './pets.service';

@@ -40,6 +40,19 @@ describe(Repeating.name, () => {
     expect(runs).toHaveLength(3);
   });
 
+  it('runs the first time after its own delay when given one, then every interval', async () => {
+    const first = new Repeating(500, () => new Promise<void>((resolve) => runs.push(resolve)), 60_000);
+    first.start();
+    await jest.advanceTimersByTimeAsync(59_999);
+    expect(runs).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(runs).toHaveLength(1);
+    runs[0]();
+    await jest.advanceTimersByTimeAsync(500);
+    expect(runs).toHaveLength(2);
+    first.stop();
+  });
+
   it('runs nothing once stopped', async () => {
     sut.start();
     sut.stop();

@@ -1,6 +1,7 @@
 /**
  * Runs `task` every `everyMs` after its previous run has ended, so that two runs never overlap however long one takes
- * (a check of a dependency that may hang until its deadline); until stopped. The timer never keeps the process alive.
+ * (a check of a dependency that may hang until its deadline); until stopped. The first run comes `firstAfterMs` after
+ * the start (by default `everyMs`). The timer never keeps the process alive.
  */
 export class Repeating {
   private timer?: NodeJS.Timeout;
@@ -11,12 +12,13 @@ export class Repeating {
   constructor(
     private readonly everyMs: number,
     private readonly task: () => Promise<void>,
+    private readonly firstAfterMs = everyMs,
   ) {}
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    if (!this.inFlight) this.schedule();
+    if (!this.inFlight) this.schedule(this.firstAfterMs);
   }
 
   stop(): void {
@@ -24,14 +26,14 @@ export class Repeating {
     clearTimeout(this.timer);
   }
 
-  private schedule(): void {
+  private schedule(afterMs: number): void {
     this.timer = setTimeout(() => {
       this.inFlight = true;
       void this.task().finally(() => {
         this.inFlight = false;
-        if (this.running) this.schedule();
+        if (this.running) this.schedule(this.everyMs);
       });
-    }, this.everyMs);
+    }, afterMs);
     this.timer.unref();
   }
 }

@@ -5,6 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppConfig, WebhookConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { Metrics } from '../metrics/metrics';
+import { Repeating } from '../timing/repeating';
+import { ThrottledWarning } from '../timing/throttled-warning';
 import { ApiPressure } from './api-pressure';
 import { type ClaimedMessage, type DispatchEndpoint, WebhookOutbox } from './outbox/webhook-outbox';
 import { attemptDelivery } from './webhook-attempt';
@@ -12,7 +14,7 @@ import { WebhookAttemptRecorder } from './webhook-attempt-recorder';
 import { messageId } from './webhook-event';
 import type { DeliveryResult } from './webhook-sender';
 
-/** How often the outbox is looked at for due messages (and for endpoints added by `npm run webhooks`). */
+/** How long after a poll the outbox is looked at again for due messages (and for endpoints added by `npm run webhooks`). */
 const POLL_MS = 200;
 /** Attempts in flight per endpoint and instance: a slow endpoint holds only its own. */
 const PER_ENDPOINT = 32;
@@ -33,13 +35,17 @@ const WARN_EVERY_MS = 60_000;
 /**
  * Delivers the outbox's messages, at least once: polls for each endpoint's due messages, claims them with a lease, so
  * that each is attempted by one instance at a time, and hands each to an attempt (attemptDelivery), whose outcome
- * WebhookAttemptRecorder records. Every instance runs one; with no endpoint registered it only looks, five times a
- * second, at an empty table. Endpoints never wait for each other: each has its own attempts in flight. While the API
+ * WebhookAttemptRecorder records. Every instance runs one; with no endpoint registered it only looks at an empty table,
+ * 200 ms after each look. Endpoints never wait for each other: each has its own attempts in flight. While the API
  * saturates the event loop, deliveries slow to a trickle and the outbox holds the rest (ApiPressure).
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(WebhookDispatcher.name);
+  private readonly failures = new ThrottledWarning(new Logger(WebhookDispatcher.name), WARN_EVERY_MS);
+  private readonly polls = new Repeating(POLL_MS, () => {
+    this.yielding = this.pressure.sample();
+    return this.poll();
+  });
   private readonly config: WebhookConfig;
   private readonly inFlight = new Map<number, number>();
   /** Endpoints whose last claim filled all their room: more of their messages may be due. */
@@ -48,12 +54,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   /** Messages claimed by this instance and not yet recorded: released at shutdown for another instance to take. */
   private readonly claimed = new Set<number>();
   private readonly stop = new AbortController();
-  private poller?: NodeJS.Timeout;
   private stopping = false;
   /** The poll under way, if any: at shutdown, its claims must be known before they are released. */
   private polling?: Promise<void>;
   private pollAgain = false;
-  private warnedAt = -Infinity;
   /** Whether the API saturated the event loop during the last poll interval: deliveries yield to it. */
   private yielding = false;
 
@@ -74,10 +78,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   onApplicationBootstrap(): void {
-    this.poller = setInterval(() => {
-      this.yielding = this.pressure.sample();
-      void this.poll();
-    }, POLL_MS).unref();
+    this.polls.start();
   }
 
   /**
@@ -87,7 +88,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.poller);
+    this.polls.stop();
     await this.polling;
     await Promise.race([Promise.allSettled(this.attempts), sleep(FINISH_AT_SHUTDOWN_MS, undefined, { ref: false })]);
     this.stop.abort();
@@ -115,7 +116,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         for (const endpoint of endpoints) await this.claimFor(endpoint, Date.now());
       } while (this.pollAgain);
     } catch (error) {
-      this.warn(`Webhook outbox not polled: ${(error as Error).message}`);
+      this.failures.warn(`Webhook outbox not polled: ${(error as Error).message}`);
     }
   }
 
@@ -160,13 +161,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       this.claimed.delete(message.id);
     } catch (error) {
       // Not recorded (the database failed): the lease runs out and the message is attempted again.
-      this.warn(`Webhook attempt of ${messageId(endpoint.messageTag, message.id)} not recorded: ${(error as Error).message}`);
+      this.failures.warn(`Webhook attempt of ${messageId(endpoint.messageTag, message.id)} not recorded: ${(error as Error).message}`);
     }
-  }
-
-  private warn(message: string): void {
-    if (Date.now() - this.warnedAt < WARN_EVERY_MS) return;
-    this.warnedAt = Date.now();
-    this.logger.warn(message);
   }
 }

@@ -1,6 +1,14 @@
-import type { IdempotentInsert } from '../pet.store';
+import type { Pet } from '@petstore/contract';
 import { claimId, IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from './idempotency-key';
 import type { StoredClaim } from './idempotency-row';
+
+/** What a create with an Idempotency-Key did, or found instead. */
+export type IdempotentInsert =
+  | { outcome: 'created'; pet: Pet }
+  /** The key answered a create within the last 24 hours. */
+  | { outcome: 'stored'; fingerprint: string; petId: number }
+  /** Another create with this key is still running, in this process or another. */
+  | { outcome: 'in_use' };
 
 /** What a batch does with one create: insert it, or answer it without a write. */
 export type Decision = 'create' | Exclude<IdempotentInsert, { outcome: 'created' }>;

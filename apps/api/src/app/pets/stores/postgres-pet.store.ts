@@ -6,10 +6,10 @@ import type { PostgresDialect } from '../../database/postgres/postgres.dialect';
 import type { Metrics } from '../../metrics/metrics';
 import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
-import type { PendingCreate } from './batched-creates';
-import { BatchingPetStore } from './batching-pet.store';
+import type { PendingCreate } from './create-group-commit';
+import { DatabasePetStore } from './database-pet.store';
 import { petSelectList, type PetRow, toPet } from './pet-row';
-import { writePostgresBatch } from './postgres-creates';
+import { writePostgresCreates } from './postgres-create-sql';
 
 const PET_COLUMNS = petSelectList();
 
@@ -23,9 +23,9 @@ const SQL = {
 
 /**
  * Pets in PostgreSQL, which several instances may share. A batch of creates is one transaction, its Idempotency-Keys
- * decided under transaction-scoped advisory locks, so across instances (postgres-creates.ts).
+ * decided under transaction-scoped advisory locks, so across instances (postgres-create-sql.ts).
  */
-export class PostgresPetStore extends BatchingPetStore {
+export class PostgresPetStore extends DatabasePetStore {
   constructor(
     private readonly dataSource: DataSource,
     database: DatabaseConnection,
@@ -43,8 +43,8 @@ export class PostgresPetStore extends BatchingPetStore {
     return status === undefined ? this.select(SQL.page, [afterId, take]) : this.select(SQL.pageByStatus, [status, afterId, take]);
   }
 
-  protected writeBatch(batch: PendingCreate[]): Promise<IdempotentInsert[]> {
-    return writePostgresBatch(this.dataSource, batch);
+  protected writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]> {
+    return writePostgresCreates(this.dataSource, batch);
   }
 
   protected deleteIdempotencyKeys(before: number): Promise<unknown> {

@@ -6,10 +6,10 @@ import type { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
 import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
-import type { PendingCreate } from './batched-creates';
-import { BatchingPetStore } from './batching-pet.store';
+import type { PendingCreate } from './create-group-commit';
+import { DatabasePetStore } from './database-pet.store';
 import { PET_COLUMN_NAMES, valuesToPet } from './pet-row';
-import { writeSqliteBatch } from './sqlite-creates';
+import { writeSqliteCreates } from './sqlite-create-sql';
 
 /** As many as libuv's default thread pool has threads. */
 const READERS = 4;
@@ -33,10 +33,10 @@ interface PetsAsJson {
 
 /**
  * Pets in a SQLite file. One connection writes (TypeORM's), a batch of creates in one transaction and one fsync
- * (sqlite-creates.ts); reads go to a few read-only connections with prepared statements, which WAL lets run beside the
+ * (sqlite-create-sql.ts); reads go to a few read-only connections with prepared statements, which WAL lets run beside the
  * writer and each other on the thread pool. Any number of processes may share the file.
  */
-export class SqlitePetStore extends BatchingPetStore {
+export class SqlitePetStore extends DatabasePetStore {
   private readers?: SqliteReaders;
   private opening?: Promise<SqliteReaders>;
 
@@ -59,9 +59,9 @@ export class SqlitePetStore extends BatchingPetStore {
     return status === undefined ? this.select(SQL.page, [afterId, take]) : this.select(SQL.pageByStatus, [status, afterId, take]);
   }
 
-  protected writeBatch(batch: PendingCreate[]): Promise<IdempotentInsert[]> {
+  protected writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]> {
     // Its turn among the connection's transactions, which the webhook outbox's writes share.
-    return this.dialect.transactions.run(() => writeSqliteBatch((sql, parameters) => this.dataSource.query(sql, parameters), batch));
+    return this.dialect.transactions.run(() => writeSqliteCreates((sql, parameters) => this.dataSource.query(sql, parameters), batch));
   }
 
   protected deleteIdempotencyKeys(before: number): Promise<unknown> {

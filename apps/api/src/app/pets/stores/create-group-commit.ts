@@ -10,22 +10,22 @@ export interface PendingCreate {
 }
 
 /** Writes a batch in one transaction and answers each create, in order, once that transaction is committed. */
-export type WriteBatch = (batch: PendingCreate[]) => Promise<IdempotentInsert[]>;
+export type CommitCreates = (batch: PendingCreate[]) => Promise<IdempotentInsert[]>;
 
 /**
  * Creates that arrive together, committed together: one transaction (and one WAL flush) for the batch instead of one
- * per create, each caller answered only once the batch is committed. How a batch is written is batch-writer.ts's.
+ * per create, each caller answered only once the batch is committed. How a batch is written is create-transaction.ts's.
  */
-export class BatchedCreates {
+export class CreateGroupCommit {
   private readonly groupCommit: GroupCommit<PendingCreate, IdempotentInsert>;
   /** The keys of the batch being committed by this process. */
   private committing = new Set<string>();
 
-  constructor(writeBatch: WriteBatch) {
+  constructor(commit: CommitCreates) {
     this.groupCommit = new GroupCommit(async (batch) => {
       this.committing = new Set(batch.flatMap(({ claim }) => (claim ? [claimId(claim)] : [])));
       try {
-        return await writeBatch(batch);
+        return await commit(batch);
       } finally {
         this.committing = new Set();
       }

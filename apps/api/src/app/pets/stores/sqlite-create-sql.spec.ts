@@ -2,17 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { claimOf as claim, itKeepsTheBatchRules, newPet as pet } from '../../../../test/support/batch-writer-contract';
+import { claimOf as claim, itKeepsTheBatchRules, newPet as pet } from '../../../../test/support/create-transaction-contract';
 import { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
-import type { PendingCreate } from './batched-creates';
-import { type SqliteStatement, writeSqliteBatch } from './sqlite-creates';
+import type { PendingCreate } from './create-group-commit';
+import type { Statement } from './create-transaction';
+import { writeSqliteCreates } from './sqlite-create-sql';
 
 describe('SQLite creates', () => {
   let dir: string;
   let connections: DataSource[];
 
   /** Another connection to the same file, as another process would have. */
-  async function connect(): Promise<{ dataSource: DataSource; statement: SqliteStatement }> {
+  async function connect(): Promise<{ dataSource: DataSource; statement: Statement }> {
     const dialect = new SqliteDialect({ type: 'sqlite', path: join(dir, 'petstore.sqlite'), poolSize: 1, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000 });
     const dataSource = await new DataSource(await dialect.options()).initialize();
     await dialect.migrate(dataSource);
@@ -21,7 +22,7 @@ describe('SQLite creates', () => {
   }
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-creates-'));
+    dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-create-sql-'));
     connections = [];
   });
 
@@ -34,16 +35,16 @@ describe('SQLite creates', () => {
     dataSource.query('SELECT idempotency_key AS "key", pet_id AS "petId", created_at AS "createdAt" FROM idempotency_keys ORDER BY idempotency_key');
   const storedPets = (dataSource: DataSource) => dataSource.query('SELECT id, name FROM pets ORDER BY id');
 
-  describe(writeSqliteBatch.name, () => {
+  describe(writeSqliteCreates.name, () => {
     itKeepsTheBatchRules(async () => {
       const { dataSource, statement } = await connect();
-      return { write: (batch) => writeSqliteBatch(statement, batch), storedPets: () => storedPets(dataSource), storedClaims: () => storedClaims(dataSource) };
+      return { write: (batch) => writeSqliteCreates(statement, batch), storedPets: () => storedPets(dataSource), storedClaims: () => storedClaims(dataSource) };
     }, /CHECK/);
 
     it('gives creates with and without keys consecutive ids in their order, each key the id of its own pet', async () => {
       const { dataSource, statement } = await connect();
-      await writeSqliteBatch(statement, [{ pet: pet('Seed') }]);
-      const results = await writeSqliteBatch(statement, [{ pet: pet('a'), claim: claim('a') }, { pet: pet('b') }, { pet: pet('c'), claim: claim('c') }]);
+      await writeSqliteCreates(statement, [{ pet: pet('Seed') }]);
+      const results = await writeSqliteCreates(statement, [{ pet: pet('a'), claim: claim('a') }, { pet: pet('b') }, { pet: pet('c'), claim: claim('c') }]);
       expect(results.map((result) => result.outcome === 'created' && result.pet)).toEqual([
         { ...pet('a'), id: 2 },
         { ...pet('b'), id: 3 },
@@ -59,7 +60,7 @@ describe('SQLite creates', () => {
       const writers = await Promise.all([connect(), connect(), connect()]);
       const batches = (round: number): PendingCreate[] => Array.from({ length: 20 }, (_, i) => ({ pet: pet(`${round}-${i}`), claim: claim(`${round}-${i}`) }));
       for (let round = 0; round < 5; round++) {
-        const answers = await Promise.all(writers.map(({ statement }) => writeSqliteBatch(statement, batches(round))));
+        const answers = await Promise.all(writers.map(({ statement }) => writeSqliteCreates(statement, batches(round))));
         for (let i = 0; i < 20; i++) {
           const ids = answers.map((results) => {
             const result = results[i];

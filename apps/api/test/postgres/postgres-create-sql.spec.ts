@@ -1,12 +1,12 @@
 import { DataSource } from 'typeorm';
 import { PostgresDialect } from '../../src/app/database/postgres/postgres.dialect';
-import type { PendingCreate } from '../../src/app/pets/stores/batched-creates';
-import { writePostgresBatch } from '../../src/app/pets/stores/postgres-creates';
-import { claimOf as claim, itKeepsTheBatchRules, newPet as pet } from '../support/batch-writer-contract';
+import type { PendingCreate } from '../../src/app/pets/stores/create-group-commit';
+import { writePostgresCreates } from '../../src/app/pets/stores/postgres-create-sql';
+import { claimOf as claim, itKeepsTheBatchRules, newPet as pet } from '../support/create-transaction-contract';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 // The batch writer of PostgresPetStore against a real server: what one transaction per batch stores and answers.
-describe(writePostgresBatch.name, () => {
+describe(writePostgresCreates.name, () => {
   let database: TestDatabase;
   let connections: DataSource[];
 
@@ -44,7 +44,7 @@ describe(writePostgresBatch.name, () => {
   it('inserts a batch without keys in one statement, each pet with the id it was stored under, in order', async () => {
     const dataSource = await connect();
     const names = Array.from({ length: 50 }, (_, i) => `pet ${i} "quoted", {braced}, back\\slash, ünïcode`);
-    const results = await writePostgresBatch(dataSource, names.map((name) => ({ pet: pet(name) })));
+    const results = await writePostgresCreates(dataSource, names.map((name) => ({ pet: pet(name) })));
     const created = results.map((result) => (result.outcome === 'created' ? { id: result.pet.id, name: result.pet.name } : undefined));
     expect(created).toEqual(await storedPets(dataSource));
     expect(created.map((pet) => pet?.name)).toEqual(names);
@@ -52,12 +52,12 @@ describe(writePostgresBatch.name, () => {
 
   itKeepsTheBatchRules(async () => {
     const dataSource = await connect();
-    return { write: (batch) => writePostgresBatch(dataSource, batch), storedPets: () => storedPets(dataSource), storedClaims: () => storedClaims(dataSource) };
+    return { write: (batch) => writePostgresCreates(dataSource, batch), storedPets: () => storedPets(dataSource), storedClaims: () => storedClaims(dataSource) };
   }, /check constraint/);
 
   it('gives creates with and without keys increasing ids in their order, each key the id of its own pet', async () => {
     const dataSource = await connect();
-    const results = await writePostgresBatch(dataSource, [{ pet: pet('a'), claim: claim('a') }, { pet: pet('b') }, { pet: pet('c'), claim: claim('c') }]);
+    const results = await writePostgresCreates(dataSource, [{ pet: pet('a'), claim: claim('a') }, { pet: pet('b') }, { pet: pet('c'), claim: claim('c') }]);
     expect(results.map((result) => result.outcome === 'created' && { id: result.pet.id, name: result.pet.name })).toEqual(await storedPets(dataSource));
     const ids = await storedPets(dataSource);
     expect(ids.map(({ id }) => id)).toEqual([...ids.map(({ id }) => id)].sort((x, y) => x - y));
@@ -74,7 +74,7 @@ describe(writePostgresBatch.name, () => {
     try {
       await other.startTransaction();
       await other.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, ['env:a\nk']);
-      expect(await writePostgresBatch(dataSource, [{ pet: pet('Busy'), claim: claim('k') }, { pet: pet('Free'), claim: claim('f') }])).toEqual([
+      expect(await writePostgresCreates(dataSource, [{ pet: pet('Busy'), claim: claim('k') }, { pet: pet('Free'), claim: claim('f') }])).toEqual([
         { outcome: 'in_use' },
         { outcome: 'created', pet: { ...pet('Free'), id: 1 } },
       ]);
@@ -82,14 +82,14 @@ describe(writePostgresBatch.name, () => {
       await other.rollbackTransaction();
       await other.release();
     }
-    expect(await writePostgresBatch(dataSource, [{ pet: pet('Busy'), claim: claim('k') }])).toMatchObject([{ outcome: 'created' }]);
+    expect(await writePostgresCreates(dataSource, [{ pet: pet('Busy'), claim: claim('k') }])).toMatchObject([{ outcome: 'created' }]);
   });
 
   it('creates one pet per key when instances write batches with the same keys at once', async () => {
     const writers = await Promise.all([connect(), connect(), connect()]);
     const batch = (round: number): PendingCreate[] => Array.from({ length: 20 }, (_, i) => ({ pet: pet(`${round}-${i}`), claim: claim(`${round}-${i}`) }));
     for (let round = 0; round < 5; round++) {
-      const answers = await Promise.all(writers.map((dataSource) => writePostgresBatch(dataSource, batch(round))));
+      const answers = await Promise.all(writers.map((dataSource) => writePostgresCreates(dataSource, batch(round))));
       for (let i = 0; i < 20; i++) {
         // One instance created the pet; each other found its key stored, or still held by the creating transaction.
         expect(answers.filter((results) => results[i].outcome === 'created')).toHaveLength(1);

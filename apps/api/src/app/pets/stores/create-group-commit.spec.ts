@@ -1,13 +1,13 @@
 import { PetStatus } from '@petstore/contract';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key';
 import type { IdempotentInsert } from '../pet.store';
-import { BatchedCreates, type PendingCreate } from './batched-creates';
-import { answers } from './batch-writer';
+import { CreateGroupCommit, type PendingCreate } from './create-group-commit';
+import { answers } from './create-transaction';
 
 const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
 const claim = (key: string, createdAt = Date.now()): IdempotencyClaim => ({ holder: 'env:a', key, fingerprint: `fp-${key}`, createdAt });
 
-describe(BatchedCreates.name, () => {
+describe(CreateGroupCommit.name, () => {
   /** A writer that creates every pet of a batch, holding each batch until released. */
   function heldWriter() {
     const batches: PendingCreate[][] = [];
@@ -30,7 +30,7 @@ describe(BatchedCreates.name, () => {
 
   it('answers a create whose key the batch being committed holds as in use at once, without queueing it', async () => {
     const writer = heldWriter();
-    const sut = new BatchedCreates(writer.write);
+    const sut = new CreateGroupCommit(writer.write);
     const first = sut.createIdempotently(pet('Slow'), claim('k'));
     await Promise.resolve();
     await expect(sut.createIdempotently(pet('Slow'), claim('k'))).resolves.toEqual({ outcome: 'in_use' });
@@ -41,7 +41,7 @@ describe(BatchedCreates.name, () => {
 
   it('writes the creates that arrive during a commit together in the next batch, and answers each with its own pet', async () => {
     const writer = heldWriter();
-    const sut = new BatchedCreates(writer.write);
+    const sut = new CreateGroupCommit(writer.write);
     const first = sut.create(pet('a'));
     await Promise.resolve();
     const later = ['b', 'c', 'd'].map((name) => sut.create(pet(name)));
@@ -56,12 +56,12 @@ describe(BatchedCreates.name, () => {
   });
 
   it('refuses a writer that answers a create without a key with anything but a new pet', async () => {
-    const sut = new BatchedCreates(async (batch) => batch.map(() => ({ outcome: 'in_use' })));
+    const sut = new CreateGroupCommit(async (batch) => batch.map(() => ({ outcome: 'in_use' })));
     await expect(sut.create(pet('a'))).rejects.toThrow(/answered in_use/);
   });
 
   it('rejects every create of a batch whose write fails', async () => {
-    const sut = new BatchedCreates(async () => Promise.reject(new Error('disk full')));
+    const sut = new CreateGroupCommit(async () => Promise.reject(new Error('disk full')));
     await expect(Promise.all([sut.create(pet('a')), sut.createIdempotently(pet('b'), claim('b'))])).rejects.toThrow('disk full');
   });
 });

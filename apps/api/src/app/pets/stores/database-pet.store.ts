@@ -2,24 +2,24 @@ import type { Pet } from '@petstore/contract';
 import type { DatabaseConnection } from '../../database/database-connection';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key';
 import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } from '../pet.store';
-import { BatchedCreates, type PendingCreate } from './batched-creates';
+import { CreateGroupCommit, type PendingCreate } from './create-group-commit';
 import type { Metrics } from '../../metrics/metrics';
 import { PetLookups } from './pet-lookups';
 
 /**
- * What both stores share: reads batched (PetLookups), creates committed in batches (BatchedCreates), and every
+ * What both stores share: reads batched (PetLookups), creates committed in batches (CreateGroupCommit), and every
  * operation run through the DatabaseConnection, so that a database that cannot serve is a 503. Each database says
  * only how it selects, writes a batch and forgets old keys.
  */
-export abstract class BatchingPetStore extends PetStore {
+export abstract class DatabasePetStore extends PetStore {
   private readonly lookups = new PetLookups(
     (ids) => this.database.run(() => this.metrics.timeStatement('find_by_ids', () => this.selectByIds(ids))),
     (query) => this.database.run(() => this.metrics.timeStatement('find_page', () => this.selectPage(query))),
     (lookup, requests) => this.metrics.lookupBatchSize[lookup].observe(requests),
   );
-  private readonly creates = new BatchedCreates((batch) => {
+  private readonly creates = new CreateGroupCommit((batch) => {
     this.metrics.groupCommitBatchSize.observe(batch.length);
-    return this.metrics.timeStatement('insert_batch', () => this.writeBatch(batch));
+    return this.metrics.timeStatement('insert_batch', () => this.writeCreates(batch));
   });
 
   protected constructor(
@@ -58,8 +58,8 @@ export abstract class BatchingPetStore extends PetStore {
 
   protected abstract selectPage(query: PetPageQuery): Promise<Pet[]>;
 
-  /** Writes a batch in one transaction; see BatchedCreates. */
-  protected abstract writeBatch(batch: PendingCreate[]): Promise<IdempotentInsert[]>;
+  /** Writes a batch in one transaction; see CreateGroupCommit. */
+  protected abstract writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]>;
 
   /** Deletes the idempotency keys created at or before `before` (epoch ms). */
   protected abstract deleteIdempotencyKeys(before: number): Promise<unknown>;

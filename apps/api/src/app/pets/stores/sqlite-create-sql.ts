@@ -2,12 +2,9 @@ import type { Pet } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
 import { CLAIM_COLUMN_NAMES, CLAIM_KEY_COLUMNS, CLAIM_SELECT_LIST, type ClaimRow, claimValues } from '../idempotency/idempotency-row';
 import type { IdempotentInsert } from '../pet.store';
-import type { PendingCreate } from './batched-creates';
-import { type BatchSql, type Statement, writeBatch } from './batch-writer';
+import type { PendingCreate } from './create-group-commit';
+import { type CreateSql, type Statement, writeCreates } from './create-transaction';
 import { PET_INSERT_COLUMNS, petValues } from './pet-row';
-
-/** Runs one statement on the connection that writes; an INSERT resolves to the rowid of its last row. */
-export type SqliteStatement = Statement;
 
 /** `VALUES (?, ?, …), …`: `rows` rows of `columns` parameters each. */
 const values = (rows: number, columns: number) => `VALUES ${Array(rows).fill(`(${Array(columns).fill('?').join(', ')})`).join(', ')}`;
@@ -27,11 +24,11 @@ const SQL = {
  * this process or another sharing the file, can store one of its keys between the look and the write: SQLite admits
  * one writer at a time to the file, so processes cannot both create for one key, and no key is held elsewhere.
  */
-export function writeSqliteBatch(statement: SqliteStatement, batch: PendingCreate[]): Promise<IdempotentInsert[]> {
-  return writeBatch(sqliteBatchSql(statement), batch);
+export function writeSqliteCreates(statement: Statement, batch: PendingCreate[]): Promise<IdempotentInsert[]> {
+  return writeCreates(sqliteCreateSql(statement), batch);
 }
 
-const sqliteBatchSql = (statement: SqliteStatement): BatchSql => ({
+const sqliteCreateSql = (statement: Statement): CreateSql => ({
   statement,
   async transaction(work) {
     await statement('BEGIN IMMEDIATE', []);

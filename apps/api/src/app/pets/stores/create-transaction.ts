@@ -3,13 +3,13 @@ import { decide, type Decision } from '../idempotency/claim-decision';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key';
 import { type ClaimRow, type StoredClaim, storedClaim, toStoredClaim } from '../idempotency/idempotency-row';
 import type { IdempotentInsert } from '../pet.store';
-import type { PendingCreate } from './batched-creates';
+import type { PendingCreate } from './create-group-commit';
 
 /** Runs one statement; resolves to what the driver answers (rows, or for SQLite's INSERT the rowid of its last row). */
 export type Statement = (sql: string, parameters: unknown[]) => Promise<unknown>;
 
-/** What a database writes a batch with: its transaction and its statements. The order of the steps is writeBatch's. */
-export interface BatchSql {
+/** What a database writes a batch of creates with: its transaction and its statements; writeCreates orders the steps. */
+export interface CreateSql {
   /** Runs a statement outside any transaction of ours: a batch without keys is one statement. */
   statement: Statement;
   /**
@@ -33,7 +33,7 @@ export interface BatchSql {
  * transaction holds, which are stored, the decision for each create (decide(): in-batch repeats included), the pets
  * to create inserted, their keys stored with their ids, and each create answered with its pet or its decision.
  */
-export async function writeBatch(sql: BatchSql, batch: PendingCreate[]): Promise<IdempotentInsert[]> {
+export async function writeCreates(sql: CreateSql, batch: PendingCreate[]): Promise<IdempotentInsert[]> {
   const claims = batch.flatMap(({ claim }) => (claim ? [claim] : []));
   if (claims.length === 0) return answers(batch.map(() => 'create'), await sql.insertPets(sql.statement, batch));
 

@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PetStore } from '../pet.store';
-import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency-key';
+import { Repeating } from '../timing/repeating';
+import { ThrottledWarning } from '../timing/throttled-warning';
+import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency/idempotency-key';
+import { PetStore } from './pet.store';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 /** The first purge waits for the database, which may still be connecting when the app starts. */
@@ -12,27 +14,24 @@ const FIRST_PURGE_AFTER_MS = 60 * 1000;
  */
 @Injectable()
 export class IdempotencyKeyPurge implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(IdempotencyKeyPurge.name);
-  private first?: NodeJS.Timeout;
-  private timer?: NodeJS.Timeout;
+  private readonly purges = new Repeating(PURGE_EVERY_MS, () => this.purge(), FIRST_PURGE_AFTER_MS);
+  private readonly failures = new ThrottledWarning(new Logger(IdempotencyKeyPurge.name), PURGE_EVERY_MS);
 
   constructor(private readonly store: PetStore) {}
 
   onApplicationBootstrap(): void {
-    this.first = setTimeout(() => void this.purge(), FIRST_PURGE_AFTER_MS).unref();
-    this.timer = setInterval(() => void this.purge(), PURGE_EVERY_MS).unref();
+    this.purges.start();
   }
 
   onApplicationShutdown(): void {
-    clearTimeout(this.first);
-    clearInterval(this.timer);
+    this.purges.stop();
   }
 
   async purge(now = Date.now()): Promise<void> {
     try {
       await this.store.purgeIdempotencyKeys(now - IDEMPOTENCY_KEY_TTL_MS);
     } catch (error) {
-      this.logger.warn(`Could not purge expired idempotency keys: ${(error as Error).message}`);
+      this.failures.warn(`Could not purge expired idempotency keys: ${(error as Error).message}`);
     }
   }
 }

@@ -12,8 +12,8 @@ import {
   type ClaimRow,
 } from '../idempotency/idempotency-row';
 import type { IdempotentInsert } from '../pet.store';
-import type { PendingCreate } from './batched-creates';
-import { type BatchSql, type Statement, writeBatch } from './batch-writer';
+import type { PendingCreate } from './create-group-commit';
+import { type CreateSql, type Statement, writeCreates } from './create-transaction';
 import { PET_INSERT_COLUMNS, PET_INSERT_POSTGRES_TYPES, petColumnValues } from './pet-row';
 
 /** `$1::varchar[], $2::bigint[], …`: one array parameter per column. */
@@ -48,11 +48,11 @@ const SQL = {
  * order. A batch without keys is one statement. Instances sharing the database each write their own batches; whether
  * a create with a key goes ahead is decided in the transaction, under the key's advisory lock, so across instances.
  */
-export function writePostgresBatch(dataSource: DataSource, batch: PendingCreate[]): Promise<IdempotentInsert[]> {
-  return writeBatch(postgresBatchSql(dataSource), batch);
+export function writePostgresCreates(dataSource: DataSource, batch: PendingCreate[]): Promise<IdempotentInsert[]> {
+  return writeCreates(postgresCreateSql(dataSource), batch);
 }
 
-const postgresBatchSql = (dataSource: DataSource): BatchSql => ({
+const postgresCreateSql = (dataSource: DataSource): CreateSql => ({
   statement: (sql, parameters) => dataSource.query(sql, parameters),
   transaction: (work) => dataSource.transaction((manager) => work((sql, parameters) => manager.query(sql, parameters))),
   insertPets,
