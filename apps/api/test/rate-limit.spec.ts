@@ -31,18 +31,19 @@ async function offer(instances: TestApp[], key: string, limit: number, seconds: 
     }),
   );
   const due = offered.reduce((sum, inWindow) => sum + Math.min(inWindow, limit), 0);
-  return { accepted, due, offered, ceiling: limit * seconds };
+  return { accepted, due, offered };
 }
 
 /**
- * Accepted within 10% of what was due (the limit where it was reached), and never 10% over the limit; judged only on
- * a run that offered at least twice the limit in every window, where a limit per instance would have let through
- * twice as many as a shared one.
+ * Accepted within 10% of what was due: in each window what was offered, up to the limit. Judged by what was offered,
+ * whatever a busy machine managed to send: a limit that let through more than its share (one per instance instead
+ * of one shared) exceeds the bound in every window offered more than 1.1 times the limit, as printed.
  */
-function expectWithinTenPercent({ accepted, due, ceiling, offered }: Awaited<ReturnType<typeof offer>>, limit: number) {
-  expect(Math.min(...offered)).toBeGreaterThanOrEqual(limit * 2);
+function expectWithinTenPercent({ accepted, due, offered }: Awaited<ReturnType<typeof offer>>, limit: number) {
+  const over = offered.filter((inWindow) => inWindow > limit * 1.1).length;
+  process.stderr.write(`rate limit ${limit}/s: offered ${offered.join(', ')} per window (${over} over the limit), accepted ${accepted}, due ${due}\n`);
   expect(accepted).toBeGreaterThanOrEqual(Math.floor(due * 0.9));
-  expect(accepted).toBeLessThanOrEqual(Math.ceil(ceiling * 1.1));
+  expect(accepted).toBeLessThanOrEqual(Math.ceil(due * 1.1));
 }
 
 /**

@@ -1,7 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASE_URL_MAX_LENGTH, BUILT_STOREFRONT_DIR, ConfigError, loadConfig, loadDatabaseConfig, tracingRequested } from './app-config';
+
+const WORKSPACE = join(__dirname, '../../../../..');
 
 describe(loadConfig.name, () => {
   const KEY = 'pk_unit_key_0123456789';
@@ -193,6 +196,20 @@ describe(loadConfig.name, () => {
       writeFileSync(path, content);
       return path;
     };
+    /**
+     * loadConfig's problems in a child process that cannot read a file its mode forbids. Root reads any file whatever
+     * its mode (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH), and CI runs as root: there the child runs without those two
+     * capabilities (util-linux's setpriv), so the refusal every other user meets is met here too.
+     */
+    const problemsWithoutRootsReach = (env: Record<string, string>): unknown => {
+      const script = `try { require(${JSON.stringify(require.resolve('./app-config'))}).loadConfig(${JSON.stringify(env)}); } catch (error) { process.stdout.write(JSON.stringify(error.problems)); }`;
+      const node = [process.execPath, '-r', '@swc-node/register', '-e', script];
+      const CAPABILITIES = ['dac_override', 'dac_read_search'].map((capability) => `-${capability}`).join(',');
+      const command = process.getuid?.() === 0 ? ['setpriv', `--inh-caps=${CAPABILITIES}`, `--bounding-set=${CAPABILITIES}`, ...node] : node;
+      const run = spawnSync(command[0], command.slice(1), { cwd: WORKSPACE, env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' }, encoding: 'utf8', timeout: 60_000 });
+      if (run.status !== 0) throw new Error(`the child failed: ${run.stderr}`);
+      return JSON.parse(run.stdout);
+    };
     const problems = (env: Record<string, string>) => {
       try {
         loadConfig(env);
@@ -243,8 +260,7 @@ describe(loadConfig.name, () => {
         `REDIS_URL_FILE cannot be read: EISDIR (${dir})`,
         'PORT must be an integer from 0 to 65535',
       ]);
-      // Root reads any file whatever its mode; elsewhere a file without read permission is refused the same way.
-      if (process.getuid?.() !== 0) expect(problems({ API_KEYS_FILE: unreadable })).toEqual([`API_KEYS_FILE cannot be read: EACCES (${unreadable})`]);
+      expect(problemsWithoutRootsReach({ API_KEYS_FILE: unreadable })).toEqual([`API_KEYS_FILE cannot be read: EACCES (${unreadable})`]);
     });
 
     it('takes a blank _FILE as unset, as a blank variable is', () => {
