@@ -131,7 +131,7 @@ describe('createPet with an Idempotency-Key', () => {
     await create({ name: 'Purged', categoryId: 1 }, key);
     const count = async () => Number((await sut.app.get(DataSource).query('SELECT COUNT(*) AS n FROM idempotency_keys'))[0].n);
     expect(await count()).toBeGreaterThan(0);
-    await sut.app.get(IdempotencyKeyPurge).purge(Date.now() + DAY_MS + 1_000);
+    await sut.app.get(IdempotencyKeyPurge).runOnce(Date.now() + DAY_MS + 1_000);
     expect(await count()).toBe(0);
   });
 

@@ -334,7 +334,7 @@ describe('webhooks', () => {
       await query(sut, `INSERT INTO webhook_messages (endpoint_id, event_type, pet_id, created_at, next_attempt_at, state, finished_at)
                         VALUES (997, 'pet.created', ${pet.id}, 0, 0, 'delivered', ${finishedAt})`);
     }
-    await sut.app.get(WebhookOutboxPurge).purge(now);
+    await sut.app.get(WebhookOutboxPurge).runOnce(now);
     const left = await query(sut, 'SELECT finished_at AS "finishedAt" FROM webhook_messages WHERE endpoint_id = 997');
     expect(left.map(({ finishedAt }) => Number(finishedAt))).toEqual([now - 7 * DAY_MS + 60_000]);
   });
