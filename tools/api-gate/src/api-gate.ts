@@ -5,10 +5,10 @@ import { type Finding, isMirror, operationLabel, responseLabel } from './finding
 import { fieldChanges } from './field-changes';
 import { isObject, type Json, type JsonObject, objectAt } from './json';
 import { toOpenApi30 } from './openapi-30';
-import { unreadKeywordFindings } from './unread-keywords';
 import { parameterStyleFindings } from './parameter-style-rules';
 import { pathParameterFindings } from './path-parameter-rules';
 import { securityFindings } from './security-rules';
+import { unreadKeywordFindings } from './unread-keywords';
 
 /**
  * What the gate found, and the version change it calls for (semver: breaking → major, additive → minor; a change it
@@ -85,8 +85,8 @@ const majorOf = (version: string) => Number.parseInt(version.split('.')[0] ?? ''
 
 /**
  * Compares the current document with the released one: openapi-diff on both as OpenAPI 3.0 (toOpenApi30), laid out
- * by comparableDocument, our rules for what it does not read (security and path parameters' names on the documents
- * as written), and the keywords neither reads, compared as values (unreadKeywordFindings). A breaking or undecided
+ * by comparableDocument, our rules for what it does not read (security, path parameters' names and parameters'
+ * serialization on the documents as written), and the keywords neither reads, compared as values (unreadKeywordFindings). A breaking or undecided
  * change is refused unless the current `info.version` has a new major (docs/releasing.md: how a major version is cut).
  */
 export async function compareContracts(releasedAsWritten: JsonObject, currentAsWritten: JsonObject): Promise<GateReport> {

@@ -126,9 +126,10 @@ function requestFindings(before: JsonObject, after: JsonObject, where: string): 
 
 /**
  * Our rules, for what openapi-diff 0.24.1 does not read (docs/releasing.md): enum values, `pattern`, `format`,
- * `multipleOf`, `uniqueItems` and `nullable` in request and response schemas, a request field's `default` (parameters included, as
- * comparableDocument lays them out), media types other than `application/json`, and a request body made required.
- * Both documents are comparable and in OpenAPI 3.0 (`nullable`, `const` as an enum).
+ * `multipleOf`, `uniqueItems`, `nullable` and `deprecated` in request and response schemas, a request field's
+ * `default` (parameters included, as comparableDocument lays them out), media types other than `application/json`, a
+ * request body made required or optional, and an operation deprecated. Both documents are comparable and in OpenAPI
+ * 3.0 (`nullable`, `const` as an enum).
  */
 export function contractRuleFindings(released: JsonObject, current: JsonObject): Finding[] {
   const findings: Finding[] = [];
