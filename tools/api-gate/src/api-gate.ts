@@ -8,6 +8,7 @@ import { toOpenApi30 } from './openapi-30';
 import { parameterStyleFindings } from './parameter-style-rules';
 import { pathParameterFindings } from './path-parameter-rules';
 import { securityFindings } from './security-rules';
+import { Undecidable } from './undecidable';
 import { unreadKeywordFindings } from './unread-keywords';
 
 /**
@@ -86,10 +87,28 @@ const majorOf = (version: string) => Number.parseInt(version.split('.')[0] ?? ''
 /**
  * Compares the current document with the released one: openapi-diff on both as OpenAPI 3.0 (toOpenApi30), laid out
  * by comparableDocument, our rules for what it does not read (security, path parameters' names and parameters'
- * serialization on the documents as written), and the keywords neither reads, compared as values (unreadKeywordFindings). A breaking or undecided
- * change is refused unless the current `info.version` has a new major (docs/releasing.md: how a major version is cut).
+ * serialization on the documents as written), and the keywords neither reads, compared as values
+ * (unreadKeywordFindings). A breaking or undecided change is refused unless the current `info.version` has a new major
+ * (docs/releasing.md: how a major version is cut); so is a document the gate cannot read whole (Undecidable).
  */
-export async function compareContracts(releasedAsWritten: JsonObject, currentAsWritten: JsonObject): Promise<GateReport> {
+export async function compareContracts(released: JsonObject, current: JsonObject): Promise<GateReport> {
+  try {
+    return await compareReadable(released, current);
+  } catch (error) {
+    if (!(error instanceof Undecidable)) throw error;
+    const undecided: Finding = { severity: 'undecided', where: 'the documents', what: error.message, by: 'rule:self-contained' };
+    return report(released, current, [], [undecided], []);
+  }
+}
+
+/** The version change the findings call for, refused when it is major without a new major `info.version`. */
+function report(released: JsonObject, current: JsonObject, breaking: Finding[], undecided: Finding[], minor: Finding[]): GateReport {
+  const [releasedVersion, currentVersion] = [versionOf(released), versionOf(current)];
+  const change = breaking.length > 0 || undecided.length > 0 ? 'major' : minor.length > 0 ? 'minor' : 'none';
+  return { releasedVersion, currentVersion, breaking, undecided, minor, change, refused: change === 'major' && !(majorOf(currentVersion) > majorOf(releasedVersion)) };
+}
+
+async function compareReadable(releasedAsWritten: JsonObject, currentAsWritten: JsonObject): Promise<GateReport> {
   const [released, current] = [releasedAsWritten, currentAsWritten].map(withPathItemsResolved);
   const comparable = [comparableDocument(released), comparableDocument(current)] as const;
   const undecided = unreadKeywordFindings(...comparable);
@@ -108,7 +127,5 @@ export async function compareContracts(releasedAsWritten: JsonObject, currentAsW
     ...[...outcome.nonBreakingDifferences, ...outcome.unclassifiedDifferences].filter((result) => !onlyMirrored(result)).map((result) => fromOpenApiDiff(result, 'minor', before, after)),
     ...rules.filter((finding) => finding.severity === 'minor'),
   ];
-  const [releasedVersion, currentVersion] = [versionOf(released), versionOf(current)];
-  const change = breaking.length > 0 || undecided.length > 0 ? 'major' : minor.length > 0 ? 'minor' : 'none';
-  return { releasedVersion, currentVersion, breaking, undecided, minor, change, refused: change === 'major' && !(majorOf(currentVersion) > majorOf(releasedVersion)) };
+  return report(released, current, breaking, undecided, minor);
 }

@@ -1,5 +1,6 @@
 import { merge } from 'allof-merge';
 import { isObject, type Json, type JsonObject, mapValues, objectAt, operationsOf } from './json';
+import { Undecidable } from './undecidable';
 
 /** Where a synthetic path puts an operation's parameters, and a webhook, in the document openapi-diff compares. */
 export const PARAMETERS_PREFIX = '/~parameters';
@@ -9,7 +10,9 @@ export const HEADERS_PREFIX = '/~headers';
 
 /** The value a local `$ref` (`#/components/schemas/Pet`) points at. */
 function resolvePointer(document: JsonObject, ref: string): Json | undefined {
-  if (!ref.startsWith('#/')) throw new Error(`only local references are compared, not ${ref}`);
+  if (!ref.startsWith('#/')) {
+    throw new Undecidable(`$ref ${ref} names another document, which the gate does not read: compare one self-contained document (npx redocly bundle)`);
+  }
   let node: Json | undefined = document;
   for (const part of ref.slice(2).split('/')) node = isObject(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
   return node;

@@ -46,6 +46,11 @@ describe('npm run api-gate', () => {
     expect(runGate('--released', released, '--current', current)).toMatchObject({ status: 1, stdout: expect.stringContaining('UNDECIDED  POST /pets request body (application/json): unevaluatedProperties added') });
   });
 
+  it('exits 1 on a reference to another document, which it does not read, naming it', () => {
+    const current = write('external.json', (d) => (schemas(d).Pet.properties.owner = { $ref: 'owners.json#/Owner' }));
+    expect(runGate('--released', released, '--current', current)).toMatchObject({ status: 1, stdout: expect.stringContaining('UNDECIDED  the documents: $ref owners.json#/Owner names another document') });
+  });
+
   it('exits 2 when a document cannot be read, saying why', () => {
     const broken = join(folder, 'broken.json');
     writeFileSync(broken, '{"openapi": "3.1.0", ');
