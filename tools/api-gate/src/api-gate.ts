@@ -1,7 +1,7 @@
 import { diffSpecs, type DiffOutcome, type DiffResult, type DiffResultType } from 'openapi-diff';
 import { comparableDocument, withPathItemsResolved } from './comparable-document';
 import { contractRuleFindings } from './contract-rules';
-import { type Finding, isMirror, operationLabel, responseLabel } from './finding';
+import { type Finding, isMirror, operationLabel, requestBodyLabel, responseLabel } from './finding';
 import { fieldChanges } from './field-changes';
 import { isObject, type Json, type JsonObject, objectAt } from './json';
 import { toOpenApi30 } from './openapi-30';
@@ -48,7 +48,7 @@ function describeLocation(location: string): string {
   const [, path, method, rest = ''] = match;
   const response = /^responses\.([^.]+)/.exec(rest);
   if (response) return responseLabel(path, method, response[1]);
-  return `${operationLabel(path, method)}${rest.startsWith('requestBody') && !isMirror(path) ? ' request body' : ''}`;
+  return rest.startsWith('requestBody') ? requestBodyLabel(path, method) : operationLabel(path, method);
 }
 
 /** The JSON body schema openapi-diff compared at a location (`requestBody…` or `responses.<status>…`). */

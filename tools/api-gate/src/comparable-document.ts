@@ -143,7 +143,7 @@ function headersLaidOut(paths: JsonObject, document: JsonObject): JsonObject {
     const synthetic: JsonObject = {};
     for (const [method, operation] of operationsOf(item)) {
       const responses = objectAt(operation, 'responses');
-      withoutHeaders[method] = { ...operation, responses: mapValues(responses, (response) => (isObject(response) ? { ...response, headers: undefined } : response)) };
+      withoutHeaders[method] = { ...operation, responses: mapValues(responses, (response) => (isObject(response) ? withoutKey(response, 'headers') : response)) };
       synthetic[method] = {
         responses: mapValues(responses, (response) => ({ ...OK, content: { 'application/json': { schema: headersSchema(objectAt(response, 'headers'), document) } } })),
       };
@@ -151,8 +151,10 @@ function headersLaidOut(paths: JsonObject, document: JsonObject): JsonObject {
     laidOut[path] = withoutHeaders;
     laidOut[`${HEADERS_PREFIX}${path}`] = synthetic;
   }
-  return JSON.parse(JSON.stringify(laidOut)) as JsonObject;
+  return laidOut;
 }
+
+const withoutKey = (object: JsonObject, key: string): JsonObject => Object.fromEntries(Object.entries(object).filter(([name]) => name !== key));
 
 /** A path item, or the one its `$ref` names (`#/components/pathItems/…`, OpenAPI 3.1), its own fields winning. */
 function pathItem(item: Json, document: JsonObject): Json {

@@ -1,5 +1,4 @@
-import { PARAMETERS_PREFIX } from './comparable-document';
-import { type Finding, operationLabel, responseLabel } from './finding';
+import { type Finding, operationLabel, requestBodyLabel, responseLabel } from './finding';
 import { isObject, type Json, type JsonObject, objectAt, operationsOf } from './json';
 
 /** A request is what clients send (narrowing it breaks them); a response is what they read (widening it does). */
@@ -140,7 +139,7 @@ export function contractRuleFindings(released: JsonObject, current: JsonObject):
       const after = objectAt(newPaths[path], method);
       if (Object.keys(after).length === 0) continue;
       const operation = operationLabel(path, method);
-      const body = path.startsWith(PARAMETERS_PREFIX) ? operation : `${operation} request body`;
+      const body = requestBodyLabel(path, method);
       if ((before.deprecated === true) !== (after.deprecated === true)) {
         findings.push({ severity: 'minor', where: operation, what: after.deprecated === true ? 'deprecated' : 'no longer deprecated', by: 'rule:deprecated' });
       }

@@ -25,6 +25,9 @@ export function operationLabel(path: string, method: string): string {
 export const responseLabel = (path: string, method: string, status: string) =>
   `${operationLabel(path, method)} response ${status}${path.startsWith(HEADERS_PREFIX) ? ' headers' : ''}`;
 
+/** `POST /pets request body`, or `GET /pets parameters` for the body of a parameters mirror (comparableDocument). */
+export const requestBodyLabel = (path: string, method: string) => `${operationLabel(path, method)}${isMirror(path) ? '' : ' request body'}`;
+
 /** A synthetic path that mirrors a real one (its parameters, its headers): its operations come and go with the real one's. */
 export const isMirror = (path: string) => path.startsWith(PARAMETERS_PREFIX) || path.startsWith(HEADERS_PREFIX);
 

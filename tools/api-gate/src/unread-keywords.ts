@@ -1,4 +1,4 @@
-import { isMirror, type Finding, operationLabel, responseLabel } from './finding';
+import { type Finding, requestBodyLabel, responseLabel } from './finding';
 import { isObject, type Json, type JsonObject, objectAt, operationsOf } from './json';
 import { isRead } from './openapi-30';
 
@@ -34,8 +34,7 @@ function unreadKeywords(document: JsonObject): Map<string, { where: string; keyw
   for (const [path, item] of Object.entries(objectAt(document, 'paths'))) {
     if (!isObject(item)) continue;
     for (const [method, operation] of operationsOf(item)) {
-      const label = operationLabel(path, method);
-      collect(isMirror(path) ? label : `${label} request body`, objectAt(operation, 'requestBody').content);
+      collect(requestBodyLabel(path, method), objectAt(operation, 'requestBody').content);
       for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) collect(responseLabel(path, method, status), objectAt(response, 'content'));
     }
   }

@@ -1,15 +1,17 @@
+import { diff, type ReleaseType, valid } from 'semver';
+
 /** A version change, in the words of semver and of `nx release plan`; `none` is no change. */
 export type Bump = 'major' | 'minor' | 'patch' | 'none';
 
 const RANK: Record<Bump, number> = { none: 0, patch: 1, minor: 2, major: 3 };
+/** semver's difference, a pre-release of one counted as that one. */
+const AS_BUMP: Record<ReleaseType, Bump> = { major: 'major', premajor: 'major', minor: 'minor', preminor: 'minor', patch: 'patch', prepatch: 'patch', prerelease: 'patch', release: 'patch' };
 
-/** The bump from one `x.y.z` version to another. */
+/** The bump from one version to another (semver's `diff`). */
 export function bumpOf(from: string, to: string): Bump {
-  const [a, b] = [from, to].map((version) => version.split('.').map((part) => Number.parseInt(part, 10)));
-  if (a.length !== 3 || b.length !== 3 || [...a, ...b].some(Number.isNaN)) throw new Error(`not a version pair: ${from} → ${to}`);
-  if (b[0] !== a[0]) return 'major';
-  if (b[1] !== a[1]) return 'minor';
-  return b[2] !== a[2] ? 'patch' : 'none';
+  if (!valid(from) || !valid(to)) throw new Error(`not a version pair: ${from} → ${to}`);
+  const difference = diff(from, to);
+  return difference === null ? 'none' : AS_BUMP[difference];
 }
 
 /**
