@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { newPetProblems } from '@petstore/contract';
-import { categoryIdText, nameText, statusText } from './support/arbitraries';
+import { newPetProblems, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
+import { fieldText } from './support/arbitraries';
 import { JSON_AUTH, startApp, type TestApp } from './support/test-app';
 
 // One set of rules: a form that applies the contract's newPetProblems (as the storefront does) and the service agree on
@@ -9,14 +9,10 @@ import { JSON_AUTH, startApp, type TestApp } from './support/test-app';
 
 const SEED = 20261127;
 const parsed = (text: string): unknown => JSON.parse(text);
-const newPet = fc.record(
-  {
-    name: nameText.map((name) => name as unknown),
-    categoryId: categoryIdText.map(parsed),
-    status: fc.option(statusText.map(parsed), { nil: undefined }),
-  },
-  { requiredKeys: ['name', 'categoryId'] },
-);
+const sent = sentFieldEntries(PET_FIELDS);
+const newPet = fc.record(Object.fromEntries(sent.map(([field, spec]) => [field, fieldText(spec).map(parsed)])), {
+  requiredKeys: sent.filter(([, spec]) => !spec.optional).map(([field]) => field),
+});
 
 describe('the rules of a new pet, in the contract and in the service', () => {
   let sut: TestApp;

@@ -1,4 +1,4 @@
-import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, LIST_LIMIT, MAX_ID, OPERATION_SCOPES, type OperationId, SCOPES } from '@petstore/contract';
+import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, fieldEntries, LIST_LIMIT, MAX_ID, OPERATION_SCOPES, type OperationId, PET_FIELDS, SCOPES, sentFieldEntries } from '@petstore/contract';
 import { PET_RESPONSE_SCHEMA } from '../src/app/pets/pet-response-schemas';
 import { startApp, type TestApp } from './support/test-app';
 
@@ -237,15 +237,32 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     it.each([
       ['Pet', ['id', 'name', 'categoryId']],
       ['NewPet', ['name', 'categoryId']],
-    ])('defines %s with its fields, types and required list', (name, required) => {
+    ])('defines %s with the interface’s fields, types and required list', (name, required) => {
       const { type, properties = {}, required: actual = [] } = schema(name);
       expect(type).toBe('object');
-      expect(Object.keys(properties).sort()).toEqual([...required, 'status'].sort());
+      expect(Object.keys(properties)).toEqual(expect.arrayContaining([...required, 'status']));
       expect(properties.name).toMatchObject({ type: 'string' });
       expect(properties.categoryId).toMatchObject(int64);
       if (name === 'Pet') expect(properties.id).toMatchObject(int64);
       expect(refOf(properties.status)).toBe(ref('PetStatus'));
-      expect([...actual].sort()).toEqual([...required].sort());
+      expect(actual).toEqual(expect.arrayContaining(required));
+    });
+
+    it.each([
+      ['Pet', fieldEntries(PET_FIELDS)],
+      ['NewPet', sentFieldEntries(PET_FIELDS)],
+    ])('defines %s with exactly the contract’s fields, each as its kind is published', (name, entries) => {
+      const { properties = {}, required = [] } = schema(name);
+      expect(Object.keys(properties).sort()).toEqual(entries.map(([field]) => field).sort());
+      expect([...required].sort()).toEqual(entries.filter(([, spec]) => !spec.optional).map(([field]) => field).sort());
+      for (const [field, spec] of entries) {
+        const property = properties[field];
+        const published = { field, ...(refOf(property) ? schema(String(refOf(property)).replace(ref(''), '')) : property) };
+        if (spec.kind === 'integer') expect(published).toMatchObject({ field, ...int64, minimum: spec.min, maximum: spec.max });
+        if (spec.kind === 'text') expect(published).toMatchObject({ field, type: 'string', minLength: spec.minLength, maxLength: spec.maxLength });
+        if (spec.kind === 'choice') expect(published).toMatchObject({ field, type: 'string', enum: [...spec.values] });
+        if (spec.kind === 'date') expect(published).toMatchObject({ field, type: 'string', format: 'date' });
+      }
     });
 
     it('defines Pet exactly as the service serialises pets, so that the document and the answers cannot drift', () => {

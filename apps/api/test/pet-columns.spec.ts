@@ -1,28 +1,35 @@
-import type { Pet } from '@petstore/contract';
+import { type FieldSpec, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
 import { DataSource } from 'typeorm';
-import { PET_COLUMN_NAMES, PET_FIELDS, PET_JSON_SCHEMA } from '../src/app/pets/stores/pet-row';
+import { PET_COLUMN_NAMES, PET_JSON_SCHEMA } from '../src/app/pets/stores/pet-row';
 import { WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { TEST_DATABASE } from './support/test-database';
 
-// The Pet field list (pets/stores/pet-row.ts) is the one place that names the Pet's columns: every statement on
-// `pets` is built from it. These hold the migrated table, every statement that writes or reads a pet, and the served
+// The contract's field list (PET_FIELDS) is the one place that names the Pet's columns: every statement on `pets` is
+// built from it (pets/stores/pet-row.ts). These hold the migrated table, every statement that writes or reads a pet, and the served
 // document to the list, on the database of this run (the suite runs on SQLite, PostgreSQL and through PgBouncer).
+
+/** A value of this kind that is not its default and differs by `seed`. */
+function valueOf(field: string, spec: FieldSpec, seed: number): unknown {
+  switch (spec.kind) {
+    case 'integer':
+      return spec.min + 6 + seed;
+    case 'text':
+      return `Columns ${field} ${seed}`;
+    case 'choice':
+      // The last values (the first is the default).
+      return spec.values[spec.values.length - 1 - (seed % (spec.values.length - 1))];
+    case 'date':
+      return `2020-0${1 + (seed % 9)}-2${seed % 10}`;
+  }
+}
 
 /**
  * A new pet with a value in every field of the list, none of them its default, so that a column a statement leaves
- * out cannot pass unseen: the last values of an enum (the first is the default), numbers and names of their own.
+ * out cannot pass unseen.
  */
-function everyField(seed: number): Record<string, unknown> {
-  const written = PET_FIELDS.filter((field) => field !== 'id');
-  return Object.fromEntries(
-    written.map((field) => {
-      const { type, enum: values } = PET_JSON_SCHEMA.properties[field];
-      if (values) return [field, values[values.length - 1 - (seed % (values.length - 1))]];
-      return [field, type === 'integer' ? 7 + seed : `Columns ${field} ${seed}`];
-    }),
-  );
-}
+const everyField = (seed: number): Record<string, unknown> =>
+  Object.fromEntries(sentFieldEntries(PET_FIELDS).map(([field, spec]) => [field, valueOf(field, spec, seed)]));
 
 /** An endpoint id that no endpoint has: the dispatcher, which claims for registered endpoints only, leaves it alone. */
 const UNREGISTERED_ENDPOINT = 987_654;
@@ -51,7 +58,7 @@ describe('the Pet field list', () => {
   /** Equal to the pet as created, with exactly the list's fields, in its order. */
   const expectWhole = (read: Pet | undefined, created: Pet) => {
     expect(read).toStrictEqual(created);
-    expect(Object.keys(read as Pet)).toEqual(PET_FIELDS);
+    expect(Object.keys(read as Pet)).toEqual(Object.keys(PET_FIELDS));
   };
 
   beforeAll(async () => {

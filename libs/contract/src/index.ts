@@ -1,12 +1,16 @@
 // Decorator-free entry point: safe to import at run time from any client, browser included.
 export { PetStatus, PET_STATUSES } from './lib/pet-status';
 export type { Pet, NewPet } from './lib/pet';
+export { PET_FIELDS } from './lib/pet';
+export { fieldEntries, sentFieldEntries, withDefaults } from './lib/pet-field';
+export type { FieldKind, FieldKindOf, FieldList, FieldOptionality, FieldSpec } from './lib/pet-field';
 export { ERROR_CODES } from './lib/error-body';
 export type { ErrorBody, ErrorCode } from './lib/error-body';
 export { OPERATION_SCOPES, SCOPES } from './lib/scopes';
 export {
   codePointLength,
   describeProblem,
+  fieldProblems,
   isPetName,
   isPetStatus,
   isSafeId,
@@ -15,6 +19,7 @@ export {
   newPetProblems,
   PET_NAME_RULE,
   PET_STATUS_RULE,
+  ruleOf,
   SAFE_ID_RULE,
 } from './lib/new-pet-rules';
 export type { FieldProblem, FieldRule, NewPetFieldProblems, NewPetProblems } from './lib/new-pet-rules';

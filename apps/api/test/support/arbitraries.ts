@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { LIST_LIMIT, MAX_ID, NAME_LENGTH, PET_STATUSES, type Pet } from '@petstore/contract';
+import { type FieldSpec, LIST_LIMIT, MAX_ID, PET_FIELDS, PET_STATUSES, type Pet, sentFieldEntries } from '@petstore/contract';
 import { BODY_LIMIT_BYTES, JSON_DEPTH_LIMIT, cursorAfter } from './contract-model';
 
 // Generators of requests, valid and invalid, drawn from the interface. Each value is a small description that
@@ -140,36 +140,66 @@ const withUnpairedSurrogate = fc
   .tuple(fc.string({ maxLength: 4 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 4 }))
   .map(([before, unit, after]) => before + String.fromCharCode(unit) + after);
 
-/** Names of every kind: ordinary, any code point, boundary lengths, whitespace, NUL, unpaired surrogates. */
-export const nameText = oneOf<string>(
-  [6, fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 24 })],
-  [4, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 })],
-  [3, fc.string({ unit: 'binary', minLength: 1, maxLength: NAME_LENGTH.max })],
-  [2, fc.integer({ min: NAME_LENGTH.max - 1, max: NAME_LENGTH.max + 1 }).chain(nameOfLength)],
-  [1, fc.string({ unit: whitespace, minLength: 1, maxLength: 4 })],
-  [1, padded],
-  [1, fc.constantFrom('', 'Re\u0000x', "Robert'); DROP TABLE pets;--", '<b>Rex</b>', '%s%n', '${name}', '\\', '"', 'e\u0301')],
-  [1, fc.constantFrom('🐈‍⬛', '\uffff', '\u{10ffff}', '\u202eRex')],
-  [1, withUnpairedSurrogate],
+/** Text of every kind for a field of at most `maxLength`: ordinary, any code point, boundary lengths, whitespace, NUL, unpaired surrogates. */
+const textOf = (maxLength: number) =>
+  oneOf<string>(
+    [6, fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: Math.min(24, maxLength) })],
+    [4, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 })],
+    [3, fc.string({ unit: 'binary', minLength: 1, maxLength })],
+    [2, fc.integer({ min: maxLength - 1, max: maxLength + 1 }).chain(nameOfLength)],
+    [1, fc.string({ unit: whitespace, minLength: 1, maxLength: 4 })],
+    [1, padded],
+    [1, fc.constantFrom('', 'Re\u0000x', "Robert'); DROP TABLE pets;--", '<b>Rex</b>', '%s%n', '${name}', '\\', '"', 'e\u0301')],
+    [1, fc.constantFrom('🐈‍⬛', '\uffff', '\u{10ffff}', '\u202eRex')],
+    [1, withUnpairedSurrogate],
+  );
+
+const notText = fc.constantFrom('null', '42', '["Rex"]', '{"first":"Rex"}', 'false');
+
+/** A whole number field as JSON text: its whole range and its edges, numbers spelled oddly, and wrong types. */
+const wholeNumberText = (min: number, max: number) =>
+  oneOf<string>(
+    [8, fc.integer({ min, max: Math.min(max, min + 999) }).map(String)],
+    [3, fc.integer({ min, max }).map(String)],
+    [2, fc.constantFrom(min, min + 1, max - 1, max, max + 1, min - 1, 0, -1).map(String)],
+    [1, fc.constantFrom('1.0', '1e3', '1E2', '10.00', '0.1e1', `${max}.0`)],
+    [1, fc.constantFrom('-0', '2.5', '1e400', '9007199254740993', '18446744073709551616')],
+    [1, fc.constantFrom('"5"', 'null', 'true', '[]', '{}', '[1]', '"1e3"')],
+    [1, fc.double().map(json)],
+    [1, fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String)],
+  );
+
+/** One of `values` as JSON text, or a near miss: another case, a space, another type. */
+const choiceText = (values: readonly string[]) =>
+  oneOf<string>(
+    [10, fc.constantFrom(...values).map(json)],
+    [1, fc.constantFrom(...values).chain((value) => fc.constantFrom(value.toUpperCase(), ` ${value}`, `${value[0].toUpperCase()}${value.slice(1)}`, '', 'lost')).map(json)],
+    [1, fc.constantFrom('null', '1', `[${json(values[0])}]`, '{"value":"x"}', 'true')],
+  );
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A date as JSON text: any day from year 1 to 9999, leap days, and days that do not exist or are written otherwise. */
+const dateText = oneOf<string>(
+  [8, fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => json(day(date)))],
+  [1, fc.constantFrom('2024-02-29', '2000-02-29', '0001-01-01', '9999-12-31').map(json)],
+  [1, fc.constantFrom('2023-02-29', '1900-02-29', '2024-04-31', '2024-13-01', '0000-01-01', '2024-1-1', '2024-01-01T00:00:00Z', '', ' 2024-01-01').map(json)],
+  [1, fc.constantFrom('20240101', 'null', 'true', '["2024-01-01"]')],
 );
 
-/** categoryId as JSON text: the whole safe range and its edges, numbers spelled oddly, and wrong types. */
-export const categoryIdText = oneOf<string>(
-  [8, fc.integer({ min: 1, max: 1000 }).map(String)],
-  [3, fc.integer({ min: 1, max: MAX_ID }).map(String)],
-  [2, fc.constantFrom(1, 2, MAX_ID - 1, MAX_ID, MAX_ID + 1, 0, -1).map(String)],
-  [1, fc.constantFrom('1.0', '1e3', '1E2', '10.00', '0.1e1', '9007199254740991.0')],
-  [1, fc.constantFrom('-0', '2.5', '1e400', '9007199254740993', '18446744073709551616')],
-  [1, fc.constantFrom('"5"', 'null', 'true', '[]', '{}', '[1]', '"1e3"')],
-  [1, fc.double().map(json)],
-  [1, fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String)],
-);
-
-export const statusText = oneOf<string>(
-  [10, fc.constantFrom(...PET_STATUSES).map(json)],
-  [1, fc.constantFrom('Available', 'SOLD', '', ' sold', 'lost').map(json)],
-  [1, fc.constantFrom('null', '1', '["sold"]', '{"status":"sold"}', 'true')],
-);
+/** A field's value as JSON text, valid or not, by the field's kind. */
+export function fieldText(spec: FieldSpec): fc.Arbitrary<string> {
+  switch (spec.kind) {
+    case 'text':
+      return oneOf<string>([30, textOf(spec.maxLength).map(json)], [1, notText]);
+    case 'integer':
+      return wholeNumberText(spec.min, spec.max);
+    case 'choice':
+      return choiceText(spec.values);
+    case 'date':
+      return dateText;
+  }
+}
 
 const extraMemberName = oneOf<string>(
   [2, fc.constantFrom('id', 'colour', 'Name', 'categoryid', 'category_id', ' name', 'name ', 'tags')],
@@ -199,32 +229,29 @@ const deepValue = fc.record({
 
 /** A member that makes the body big or deep: a long string near 16 KiB, or nesting near 32 levels. */
 const heavyMember = fc.tuple(
-  fc.constantFrom('pad', 'name', 'status', 'categoryId'),
+  fc.constantFrom('pad', ...sentFieldEntries(PET_FIELDS).map(([field]) => field)),
   oneOf<MemberValue>([1, longString], [1, deepValue]),
 );
 
-const oddName = fc.constantFrom('null', '42', '["Rex"]', '{"first":"Rex"}', 'false');
 const extraMembers = oneOf<Array<[string, MemberValue]>>(
   [16, fc.constant([])],
   [3, fc.array(extraMember, { minLength: 1, maxLength: 2 })],
   [1, fc.tuple(heavyMember)],
 );
 
+/** Each field a new pet sends, with a value of its kind: a required one nearly always there, an optional one now and then. */
+const newPetMembers = fc.tuple(
+  ...sentFieldEntries(PET_FIELDS).map(([field, spec]) =>
+    sometimes(fieldText(spec), spec.optional ? 2 : 30, 1).map((value): Array<[string, MemberValue]> => (value === undefined ? [] : [[field, value]])),
+  ),
+);
+
 /** Objects shaped like a NewPet: each field usually present and usually valid, now and then something more. */
 export const newPetObject: fc.Arbitrary<ObjectBody> = fc
-  .record({
-    name: sometimes(oneOf<MemberValue>([30, nameText.map(json)], [1, oddName]), 30, 1),
-    categoryId: sometimes(categoryIdText, 30, 1),
-    status: sometimes(statusText, 2, 1),
-    extra: extraMembers,
-    padToBytes: sometimes(nearTheBodyLimit, 1, 12),
-  })
-  .map(({ name, categoryId, status, extra, padToBytes }) => {
-    const members: Array<[string, MemberValue]> = [];
-    if (name !== undefined) members.push(['name', name]);
-    if (categoryId !== undefined) members.push(['categoryId', categoryId]);
-    if (status !== undefined) members.push(['status', status]);
-    return padToBytes === undefined ? { members: [...members, ...extra] } : { members: [...members, ...extra], padToBytes };
+  .record({ fields: newPetMembers, extra: extraMembers, padToBytes: sometimes(nearTheBodyLimit, 1, 12) })
+  .map(({ fields, extra, padToBytes }) => {
+    const members = [...fields.flat(), ...extra];
+    return padToBytes === undefined ? { members } : { members, padToBytes };
   });
 
 const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);

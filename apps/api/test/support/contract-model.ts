@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, LIST_LIMIT, MAX_ID, NAME_LENGTH, PET_STATUSES, PetStatus, type Pet } from '@petstore/contract';
+import { ERROR_CODES, type ErrorCode, type FieldSpec, LIST_LIMIT, MAX_ID, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
 
 // The oracle of the property tests: what pet-store-interface.md and behaviour.md say a request must get, written
 // from those documents rather than from the service's code, so that the service and the oracle can disagree.
@@ -52,22 +52,46 @@ export const isJsonMediaType = (contentType: string | undefined) =>
   contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() === 'application/json';
 
 /**
- * `name`: 1 to 100 code points with a non-whitespace character, stored and returned exactly as sent. NUL and unpaired
- * surrogates cannot be stored exactly in a PostgreSQL or SQLite text column, so "exactly as sent" refuses them.
+ * Text of `minLength` to `maxLength` code points with a non-whitespace character, stored and returned exactly as sent.
+ * NUL and unpaired surrogates cannot be stored exactly in a PostgreSQL or SQLite text column, so "exactly as sent"
+ * refuses them.
  */
-export function isPetName(value: unknown): value is string {
+function isText(value: unknown, minLength: number, maxLength: number): value is string {
   if (typeof value !== 'string') return false;
   const length = [...value].length;
   const storable = !value.includes('\u0000') && !/\p{Cs}/u.test(value);
-  return length >= NAME_LENGTH.min && length <= NAME_LENGTH.max && /\S/u.test(value) && storable;
+  return length >= minLength && length <= maxLength && /\S/u.test(value) && storable;
 }
 
-/** A JSON integer from 1 to 2^53 - 1, as the parsed number. */
-export const isCategoryId = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_ID;
+/** A JSON integer JavaScript holds exactly, within the bounds, as the parsed number. */
+const isWholeNumber = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max;
 
-export const isPetStatus = (value: unknown): value is Pet['status'] =>
-  (PET_STATUSES as readonly unknown[]).includes(value);
+/** RFC 3339's full-date: a day that exists, in years 0001 to 9999 (PostgreSQL has no year 0). */
+function isFullDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith('0000')) return false;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+}
+
+/**
+ * Whether the interface lets a field of this kind hold `value`: the model's own reading of each kind, so that the
+ * contract's rules can be wrong and show it. Which fields a pet has, and of what kind, is the contract's list.
+ */
+export function fieldAccepts(spec: FieldSpec, value: unknown): boolean {
+  switch (spec.kind) {
+    case 'integer':
+      return isWholeNumber(value, spec.min, spec.max);
+    case 'text':
+      return isText(value, spec.minLength, spec.maxLength);
+    case 'choice':
+      return spec.values.includes(value as string);
+    case 'date':
+      return isFullDate(value);
+  }
+}
+
+export const isPetStatus = (value: unknown): value is Pet['status'] => fieldAccepts(PET_FIELDS.status, value);
 
 /** Depth of the deepest array or object: `{}` is 1, `{"a":[]}` is 2. */
 export function jsonDepth(value: unknown): number {
@@ -90,12 +114,14 @@ export function hasPrototypeKeys(value: unknown): boolean {
 function newPetProblems(body: unknown): string[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return ['JSON object'];
   const fields = body as Record<string, unknown>;
+  const sent = sentFieldEntries(PET_FIELDS);
   const problems = Object.keys(fields)
-    .filter((key) => !['name', 'categoryId', 'status'].includes(key))
+    .filter((key) => !sent.some(([field]) => field === key))
     .map((key) => `"${key.slice(0, 32)}`);
-  if (!isPetName(fields.name)) problems.push('name');
-  if (!isCategoryId(fields.categoryId)) problems.push('categoryId');
-  if ('status' in fields && !isPetStatus(fields.status)) problems.push('status');
+  for (const [field, spec] of sent) {
+    const leftOut = spec.optional && !(field in fields);
+    if (!leftOut && !fieldAccepts(spec, fields[field])) problems.push(field);
+  }
   return problems;
 }
 
@@ -119,8 +145,13 @@ export function expectedCreatePet({ contentType, body, search }: CreatePetReques
     if (bodyProblems.length === 0) return refuse('validation_failed', queryProblems.filter(plainName));
     return refuse('validation_failed', queryProblems.length === 0 ? bodyProblems : []);
   }
-  const { name, categoryId, status = PetStatus.Available } = parsed as Pet;
-  return { status: 201, value: { name, categoryId, status } };
+  // The fields sent, and each left-out field's default.
+  const sent = parsed as Record<string, unknown>;
+  const echoed = sentFieldEntries(PET_FIELDS).flatMap(([field, spec]) => {
+    const value = field in sent ? sent[field] : spec.kind === 'choice' ? spec.default : undefined;
+    return value === undefined ? [] : [[field, value]];
+  });
+  return { status: 201, value: Object.fromEntries(echoed) as PetFields };
 }
 
 // ----------------------------------------------------------------------------------------------------------- listPets

@@ -1,9 +1,10 @@
-import { LIST_LIMIT, MAX_ID, NAME_LENGTH } from './interface';
-import type { NewPet } from './pet';
-import { PET_STATUSES, type PetStatus } from './pet-status';
+import { LIST_LIMIT, MAX_ID } from './interface';
+import { type NewPet, PET_FIELDS } from './pet';
+import { type FieldKind, type FieldList, sentFieldEntries } from './pet-field';
+import type { PetStatus } from './pet-status';
 
-// The rules of a new pet's fields (and of listPets' limit), defined once and free of decorators: the service's
-// validators (dto/validators.ts) apply them to every request, and a browser form or the CLI applies the same ones
+// The rules of a new pet's fields (one per kind of field, pet-field.ts) and of listPets' limit, free of decorators:
+// the service's validators (dto/) apply them to every request, and a browser form or the CLI applies the same ones
 // before sending. A rule says what is wrong as a FieldProblem; the service puts it in its words (describeProblem),
 // and an app for people may put the same problem in words of its own.
 
@@ -19,6 +20,8 @@ export type FieldProblem =
   | { readonly kind: 'notWholeNumber'; readonly min: number; readonly max: number; readonly quoted: boolean }
   | { readonly kind: 'outOfRange'; readonly min: number; readonly max: number }
   | { readonly kind: 'notOneOf'; readonly values: readonly string[] }
+  /** Not a calendar day written YYYY-MM-DD. */
+  | { readonly kind: 'notDate' }
   /** A character outside the set the value is written in: visible ASCII (%x21-7E), or base64url's A-Z a-z 0-9 _ -. */
   | { readonly kind: 'disallowedCharacters'; readonly allowed: 'visibleAscii' | 'base64url' };
 
@@ -55,6 +58,8 @@ export function describeProblem(field: string, problem: FieldProblem): string {
       return `${field} must be a whole number from ${problem.min} to ${problem.max}`;
     case 'notOneOf':
       return `${field} must be one of ${problem.values.join(', ')}`;
+    case 'notDate':
+      return `${field} must be a calendar date written YYYY-MM-DD, such as 2024-05-31`;
     case 'disallowedCharacters':
       return problem.allowed === 'visibleAscii'
         ? `${field} must contain only visible ASCII characters (! to ~, no spaces)`
@@ -81,17 +86,20 @@ export function codePointLength(value: string): number {
   return length;
 }
 
-function petNameProblem(value: unknown): FieldProblem | undefined {
-  if (value === undefined) return { kind: 'missing' };
-  if (typeof value !== 'string') return { kind: 'notString' };
-  if (!/\S/u.test(value)) return { kind: 'blank' };
-  const length = codePointLength(value);
-  if (length > NAME_LENGTH.max) return { kind: 'tooLong', max: NAME_LENGTH.max, length };
-  // NUL and unpaired surrogates (JSON allows "\ud800") are refused here, on every database alike: PostgreSQL cannot
-  // store NUL in text, and neither database can store a lone surrogate, which would come back as U+FFFD.
-  if (value.includes('\u0000')) return { kind: 'nulCharacter' };
-  if (/\p{Cs}/u.test(value)) return { kind: 'unpairedSurrogate' };
-  return undefined;
+/** Text of at most `maxLength` code points with a non-whitespace character (no NUL, no lone surrogate). */
+function textRule(maxLength: number): FieldRule {
+  return fieldRule((value) => {
+    if (value === undefined) return { kind: 'missing' };
+    if (typeof value !== 'string') return { kind: 'notString' };
+    if (!/\S/u.test(value)) return { kind: 'blank' };
+    const length = codePointLength(value);
+    if (length > maxLength) return { kind: 'tooLong', max: maxLength, length };
+    // NUL and unpaired surrogates (JSON allows "\ud800") are refused here, on every database alike: PostgreSQL cannot
+    // store NUL in text, and neither database can store a lone surrogate, which would come back as U+FFFD.
+    if (value.includes('\u0000')) return { kind: 'nulCharacter' };
+    if (/\p{Cs}/u.test(value)) return { kind: 'unpairedSurrogate' };
+    return undefined;
+  });
 }
 
 /**
@@ -109,8 +117,47 @@ function wholeNumberRule(min: number, max: number, { jsonNumber }: { jsonNumber:
   });
 }
 
+const choiceRule = (values: readonly string[]): FieldRule =>
+  fieldRule((value) => ((values as readonly unknown[]).includes(value) ? undefined : { kind: 'notOneOf', values }));
+
+/** A calendar day, YYYY-MM-DD, from 0001-01-01 (PostgreSQL has no year 0) to 9999-12-31. */
+const DATE_RULE: FieldRule = fieldRule((value) => {
+  if (value === undefined) return { kind: 'missing' };
+  if (typeof value !== 'string') return { kind: 'notString' };
+  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!parts) return { kind: 'notDate' };
+  const [year, month, day] = parts.slice(1).map(Number);
+  // setUTCFullYear, unlike Date.UTC, takes years below 100 as written; an impossible day rolls over and shows.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  const real = year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return real ? undefined : { kind: 'notDate' };
+});
+
+const rules = new WeakMap<FieldKind, FieldRule>();
+
+/** The rule of a field of this kind, as a request's body sends it; made once per field. */
+export function ruleOf(field: FieldKind): FieldRule {
+  let rule = rules.get(field);
+  if (!rule) rules.set(field, (rule = ruleOfKind(field)));
+  return rule;
+}
+
+function ruleOfKind(field: FieldKind): FieldRule {
+  switch (field.kind) {
+    case 'integer':
+      return wholeNumberRule(field.min, field.max, { jsonNumber: true });
+    case 'text':
+      return textRule(field.maxLength);
+    case 'choice':
+      return choiceRule(field.values);
+    case 'date':
+      return DATE_RULE;
+  }
+}
+
 /** A required string of 1 to 100 code points that contains a non-whitespace character (no NUL, no lone surrogate). */
-export const PET_NAME_RULE: FieldRule = fieldRule(petNameProblem);
+export const PET_NAME_RULE: FieldRule = ruleOf(PET_FIELDS.name);
 
 /** A required JSON integer from 1 to 2^53 - 1 (never a string, never a fraction). */
 export const SAFE_ID_RULE: FieldRule = wholeNumberRule(1, MAX_ID, { jsonNumber: true });
@@ -119,9 +166,7 @@ export const SAFE_ID_RULE: FieldRule = wholeNumberRule(1, MAX_ID, { jsonNumber: 
 export const LIST_LIMIT_RULE: FieldRule = wholeNumberRule(LIST_LIMIT.min, LIST_LIMIT.max, { jsonNumber: false });
 
 /** One of the PetStatus values. */
-export const PET_STATUS_RULE: FieldRule = fieldRule((value) =>
-  (PET_STATUSES as readonly unknown[]).includes(value) ? undefined : { kind: 'notOneOf', values: PET_STATUSES },
-);
+export const PET_STATUS_RULE: FieldRule = ruleOf(PET_FIELDS.status);
 
 export function isPetName(value: unknown): value is string {
   return PET_NAME_RULE.accepts(value);
@@ -141,17 +186,20 @@ export type NewPetFieldProblems = Partial<Record<keyof NewPet, FieldProblem>>;
 /** What the service refuses in a new pet's fields, by field, in its own words; empty when it would accept them. */
 export type NewPetProblems = Partial<Record<keyof NewPet, string>>;
 
-/** The problems of a new pet's fields, in the order the service reports them (name, categoryId, status). */
-export function newPetFieldProblems(pet: { readonly [F in keyof NewPet]?: unknown }): NewPetFieldProblems {
-  const problems: NewPetFieldProblems = {};
-  const name = PET_NAME_RULE.check(pet.name);
-  if (name) problems.name = name;
-  const categoryId = SAFE_ID_RULE.check(pet.categoryId);
-  if (categoryId) problems.categoryId = categoryId;
-  const status = pet.status === undefined ? undefined : PET_STATUS_RULE.check(pet.status);
-  if (status) problems.status = status;
+/** The problems of fields sent for `fields`, in the list's order; an optional field may be left out. */
+export function fieldProblems<T>(fields: FieldList<T>, values: { readonly [F in keyof T]?: unknown }): Partial<Record<keyof T, FieldProblem>> {
+  const problems: Partial<Record<keyof T, FieldProblem>> = {};
+  for (const [field, spec] of sentFieldEntries(fields)) {
+    const value = values[field];
+    const problem = value === undefined && spec.optional ? undefined : ruleOf(spec).check(value);
+    if (problem) problems[field] = problem;
+  }
   return problems;
 }
+
+/** The problems of a new pet's fields, in the order the service reports them (the interface's: name, categoryId, …). */
+export const newPetFieldProblems = (pet: { readonly [F in keyof NewPet]?: unknown }): NewPetFieldProblems =>
+  fieldProblems(PET_FIELDS, pet) as NewPetFieldProblems;
 
 /**
  * The problems of a new pet's fields in the service's words: the same sentences as its 400 `validation_failed`

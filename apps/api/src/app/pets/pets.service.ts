@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { LIST_LIMIT, type NewPet, type Pet, PetStatus } from '@petstore/contract';
+import { LIST_LIMIT, type NewPet, type Pet, PET_FIELDS, withDefaults } from '@petstore/contract';
 import type { ListPetsQueryDto } from '@petstore/contract/dto';
 import { idempotencyKeyInUse, idempotencyKeyReused, petNotFound } from './pet-errors';
 import { Metrics } from '../metrics/metrics';
 import { type IdempotencyRequest, newClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';
-import { PetStore } from './pet.store';
+import { PetStore, type PetToCreate } from './pet.store';
 
 export interface PetPage {
   pets: Pet[];
@@ -35,8 +35,8 @@ export class PetsService {
   }
 
   async createPet(newPet: NewPet, idempotency?: IdempotencyRequest): Promise<CreatedPet> {
-    // Validation let no unknown property through, so the body is the new pet, with the interface's default status.
-    const pet = { ...newPet, status: newPet.status ?? PetStatus.Available };
+    // Validation let no unknown property through, so the body is the new pet, with the interface's defaults.
+    const pet = withDefaults(PET_FIELDS, newPet) as PetToCreate;
     if (!idempotency) return { pet: await this.store.insert(pet), replayed: false };
 
     // The body as sent, not as completed with defaults: a retry must send an equal body. Whether the key is free is

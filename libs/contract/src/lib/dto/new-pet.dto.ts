@@ -1,40 +1,13 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ValidateIf } from 'class-validator';
-import { MAX_ID, NAME_LENGTH } from '../interface';
-import type { NewPet } from '../pet';
-import { PetStatus } from '../pet-status';
-import { IsPetName, IsPetStatus, IsSafeId } from './validators';
+/* eslint-disable @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type --
+   the class carries the decorators Nest reads, its properties are NewPet's (declared once, in pet.ts) */
+import { ApiSchema } from '@nestjs/swagger';
+import { type NewPet, PET_FIELDS } from '../pet';
+import { sentFieldEntries } from '../pet-field';
+import { decorateFields } from './field-properties';
+
+export interface NewPetDto extends NewPet {}
 
 @ApiSchema({ name: 'NewPet', description: 'An animal to add. The service assigns its `id`.' })
-export class NewPetDto implements NewPet {
-  @ApiProperty({
-    description: "The animal's name: 1 to 100 Unicode characters, not only whitespace, stored exactly as sent.",
-    minLength: NAME_LENGTH.min,
-    maxLength: NAME_LENGTH.max,
-    example: 'Rex',
-  })
-  @IsPetName()
-  name!: string;
+export class NewPetDto {}
 
-  @ApiProperty({
-    description: 'Identifier of the category the animal belongs to.',
-    type: 'integer',
-    format: 'int64',
-    minimum: 1,
-    maximum: MAX_ID,
-    example: 1,
-  })
-  @IsSafeId()
-  categoryId!: number;
-
-  @ApiProperty({
-    description: 'Availability of the animal; `available` when omitted.',
-    enum: PetStatus,
-    enumName: 'PetStatus',
-    required: false,
-    default: PetStatus.Available,
-  })
-  @ValidateIf((_, value) => value !== undefined)
-  @IsPetStatus()
-  status?: PetStatus;
-}
+decorateFields(NewPetDto, sentFieldEntries(PET_FIELDS));

@@ -1,96 +1,111 @@
-import { type Pet, type PetStatus, PET_STATUSES } from '@petstore/contract';
+import { type FieldList, type FieldSpec, fieldEntries, type Pet, PET_FIELDS } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
-import type { PetToCreate } from '../pet.store';
 
-/** How one field of the contract's Pet is kept in `pets` and served. */
-type PetColumn<F extends keyof Pet> = Optionality<F> & {
-  column: string;
+/** How a field of each kind is kept in a table and served. */
+interface ColumnOfKind {
   /** Its type in PostgreSQL, whose batch insert passes each column as one array (`unnest($1::varchar[], …)`). */
-  postgresType: 'bigint' | 'varchar';
-  /** The field in a response: Fastify serialises pets by it; a test holds it to the OpenAPI document's Pet. */
+  postgresType: 'bigint' | 'varchar' | 'date';
+  /** The field in a response, for Fastify's compiled serialiser. */
   schema: { type: 'integer' | 'string'; enum?: readonly string[] };
-  /** The selected value as the field; PostgreSQL gives 64-bit columns as strings. */
-  read: (value: unknown) => Pet[F];
-};
-
-/** `optional: true` exactly where the contract's Pet makes the field optional (not required in a response). */
-type Optionality<F extends keyof Pet> = undefined extends Pet[F] ? { optional: true } : { optional?: never };
-
-/**
- * The one list of the Pet's fields, in the interface's order: every statement on `pets` (the stores', the webhook
- * outbox's), the response schema and toPet are built from it. A field of Pet missing here does not compile; what else
- * adding one touches is listed in docs/architecture.md ("Where to change what"). test/pet-columns.spec.ts holds the
- * table, every path that writes or reads a pet, and the served document to it, on each database.
- */
-const PET_COLUMNS: { readonly [F in keyof Pet]-?: PetColumn<F> } = {
-  id: { column: 'id', postgresType: 'bigint', schema: { type: 'integer' }, read: toSafeInteger },
-  name: { column: 'name', postgresType: 'varchar', schema: { type: 'string' }, read: (value) => value as string },
-  categoryId: { column: 'category_id', postgresType: 'bigint', schema: { type: 'integer' }, read: toSafeInteger },
-  status: { column: 'status', postgresType: 'varchar', schema: { type: 'string', enum: PET_STATUSES }, optional: true, read: (value) => value as PetStatus },
-};
-
-type PetField = keyof Pet;
-/** The fields a create writes; `id` is the database's to assign. */
-type WrittenField = Exclude<PetField, 'id'>;
-
-/** The Pet's fields in the interface's order. */
-export const PET_FIELDS = Object.keys(PET_COLUMNS) as PetField[];
-const WRITTEN_FIELDS = PET_FIELDS.filter((field): field is WrittenField => field !== 'id');
-const READERS = PET_FIELDS.map((field) => PET_COLUMNS[field].read);
-
-/** The columns of `pets`, in the order of PET_FIELDS: e.g. the values of SQLite's `json_array` of a row. */
-export const PET_COLUMN_NAMES = PET_FIELDS.map((field) => PET_COLUMNS[field].column);
-
-/** The columns a create writes, in the order of {@link petValues}. */
-export const PET_INSERT_COLUMNS = WRITTEN_FIELDS.map((field) => PET_COLUMNS[field].column);
-
-/** Their PostgreSQL types, in the same order. */
-export const PET_INSERT_POSTGRES_TYPES = WRITTEN_FIELDS.map((field) => PET_COLUMNS[field].postgresType);
-
-/** A new pet's values for PET_INSERT_COLUMNS. */
-export const petValues = (pet: PetToCreate): unknown[] => WRITTEN_FIELDS.map((field) => pet[field]);
-
-/** The same, a column at a time over many pets: PostgreSQL's batch insert takes each column as an array. */
-export const petColumnValues = (pets: PetToCreate[]): unknown[][] => WRITTEN_FIELDS.map((field) => pets.map((pet) => pet[field]));
-
-/**
- * A select list of every column, each named as the contract names its field (`category_id AS "categoryId"`), for
- * {@link toPet}; qualified by `table` in a join.
- */
-export const petSelectList = (table?: string): string =>
-  PET_FIELDS.map((field) => `${table ? `${table}.` : ''}${PET_COLUMNS[field].column} AS "${field}"`).join(', ');
-
-/** A row as selected with petSelectList. */
-export type PetRow = Readonly<Record<PetField, unknown>>;
-
-/** The one mapping from a selected row to the contract's Pet, fields in the interface's order. */
-export const toPet = (row: PetRow): Pet => petFrom(row, PET_FIELDS);
-
-/** The same from a row's values in the order of PET_COLUMN_NAMES (SQLite's `json_array`). */
-export const valuesToPet = (values: readonly unknown[]): Pet => petFrom(values, POSITIONS);
-
-const POSITIONS = PET_FIELDS.map((_, index) => index);
-
-/** Whether each field, in the order of PET_FIELDS, may be left out of a Pet. */
-const OPTIONAL = PET_FIELDS.map((field) => PET_COLUMNS[field].optional === true);
-
-/**
- * Reads each field from `source[keys[i]]`; an optional field without a value (a NULL column, or none) is left out, as
- * the interface does: Fastify's serialiser would write a null string as "".
- */
-function petFrom(source: PetRow | readonly unknown[], keys: ReadonlyArray<string | number>): Pet {
-  const pet: Record<string, unknown> = {};
-  for (let index = 0; index < PET_FIELDS.length; index += 1) {
-    const selected = (source as Record<string | number, unknown>)[keys[index]];
-    if (OPTIONAL[index] && (selected === null || selected === undefined)) continue;
-    pet[PET_FIELDS[index]] = READERS[index](selected);
-  }
-  return pet as unknown as Pet;
+  /** The selected value as the field: PostgreSQL gives 64-bit columns as strings and node-pg a `date` as a Date. */
+  read: (value: unknown) => unknown;
 }
 
-/** A pet as a response carries it, for Fastify's compiled serialiser; nothing but these fields ever leaves. */
-export const PET_JSON_SCHEMA = {
-  type: 'object',
-  properties: Object.fromEntries(PET_FIELDS.map((field) => [field, PET_COLUMNS[field].schema])),
-  required: PET_FIELDS.filter((field) => !PET_COLUMNS[field].optional),
-} as const;
+const asString = (value: unknown) => value as string;
+const twoDigits = (value: number) => String(value).padStart(2, '0');
+
+/** node-pg makes a `date` a Date at local midnight: its local day is the stored one. SQLite keeps the text. */
+export const readDate = (value: unknown): string =>
+  value instanceof Date
+    ? `${String(value.getFullYear()).padStart(4, '0')}-${twoDigits(value.getMonth() + 1)}-${twoDigits(value.getDate())}`
+    : (value as string);
+
+function columnOf(spec: FieldSpec): ColumnOfKind {
+  switch (spec.kind) {
+    case 'integer':
+      return { postgresType: 'bigint', schema: { type: 'integer' }, read: toSafeInteger };
+    case 'text':
+      return { postgresType: 'varchar', schema: { type: 'string' }, read: asString };
+    case 'choice':
+      return { postgresType: 'varchar', schema: { type: 'string', enum: spec.values }, read: asString };
+    case 'date':
+      return { postgresType: 'date', schema: { type: 'string' }, read: readDate };
+  }
+}
+
+/** `categoryId` → `category_id`: the table's spelling of a field. */
+export const columnName = (field: string): string => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** A row as selected with `selectList`: the contract's field names, the database's values. */
+export type SelectedRow<T> = Readonly<Record<keyof T & string, unknown>>;
+
+/**
+ * A table's statements' parts and its row mapping, from the contract's field list: the columns (the fields in snake
+ * case), what a create writes (every field the service does not assign), how each is read back and served. Every
+ * statement on `pets` (the stores', the webhook outbox's), the response schema and toPet are built from it, so a
+ * new field of a known kind needs only its entry in PET_FIELDS and its migration. test/pet-columns.spec.ts holds
+ * every path that writes or reads a pet, and the served document, to the list on each database.
+ */
+export function rowMappingOf<T, Written extends Partial<T>>(fields: FieldList<T>) {
+  const entries = fieldEntries(fields);
+  const names = entries.map(([field]) => field);
+  const columns = entries.map(([field, spec]) => ({ field, column: columnName(field), optional: spec.optional === true, ...columnOf(spec) }));
+  const written = columns.filter((_, index) => !entries[index][1].assigned);
+  const valueOf = (record: Written, field: string) => (record as Record<string, unknown>)[field] ?? null;
+
+  /**
+   * Reads each field from `source[keys[i]]`; an optional field without a value (a NULL column, or none) is left out,
+   * as the interface does: Fastify's serialiser would write a null string as "".
+   */
+  const recordFrom = (source: object, keys: ReadonlyArray<string | number>): T => {
+    const record: Record<string, unknown> = {};
+    for (let index = 0; index < columns.length; index += 1) {
+      const selected = (source as Record<string | number, unknown>)[keys[index]];
+      const { field, optional, read } = columns[index];
+      if (optional && (selected === null || selected === undefined)) continue;
+      record[field] = read(selected);
+    }
+    return record as T;
+  };
+  const positions = names.map((_, index) => index);
+
+  return {
+    /** The columns, in the list's order: e.g. the values of SQLite's `json_array` of a row. */
+    columnNames: columns.map(({ column }) => column),
+    /** The columns a create writes, in the order of `insertValues`. */
+    insertColumns: written.map(({ column }) => column),
+    /** Their PostgreSQL types, in the same order. */
+    insertPostgresTypes: written.map(({ postgresType }) => postgresType),
+    /** A new record's values for `insertColumns`; an optional field left out is NULL. */
+    insertValues: (record: Written): unknown[] => written.map(({ field }) => valueOf(record, field)),
+    /** The same, a column at a time over many records: PostgreSQL's batch insert takes each column as an array. */
+    insertColumnValues: (records: Written[]): unknown[][] => written.map(({ field }) => records.map((record) => valueOf(record, field))),
+    /** Every column, each named as the contract names its field (`category_id AS "categoryId"`); qualified by `table` in a join. */
+    selectList: (table?: string): string => columns.map(({ field, column }) => `${table ? `${table}.` : ''}${column} AS "${field}"`).join(', '),
+    /** The one mapping from a row selected with `selectList` to the contract's record, fields in the list's order. */
+    toRecord: (row: SelectedRow<T>): T => recordFrom(row, names),
+    /** The same from a row's values in the order of `columnNames` (SQLite's `json_array`). */
+    valuesToRecord: (values: readonly unknown[]): T => recordFrom(values, positions),
+    /** A record as a response carries it, for Fastify's compiled serialiser; nothing but these fields ever leaves. */
+    jsonSchema: {
+      type: 'object',
+      properties: Object.fromEntries(columns.map(({ field, schema }) => [field, schema])),
+      required: columns.filter(({ optional }) => !optional).map(({ field }) => field),
+    },
+  } as const;
+}
+
+const PET_ROWS = rowMappingOf<Pet, Omit<Pet, 'id'>>(PET_FIELDS);
+
+export type PetRow = SelectedRow<Pet>;
+export const {
+  columnNames: PET_COLUMN_NAMES,
+  insertColumns: PET_INSERT_COLUMNS,
+  insertPostgresTypes: PET_INSERT_POSTGRES_TYPES,
+  insertValues: petValues,
+  insertColumnValues: petColumnValues,
+  selectList: petSelectList,
+  toRecord: toPet,
+  valuesToRecord: valuesToPet,
+  jsonSchema: PET_JSON_SCHEMA,
+} = PET_ROWS;
