@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { freePort, type NodeProcess, spawnService, waitUntilLive } from '@petstore/testing';
+import { freePort, type NodeProcess, readTextTable, spawnService, waitUntilLive } from '@petstore/testing';
 import { TEST_KEY } from './support/test-key';
 
 const WORKSPACE = join(__dirname, '../../..');
@@ -105,14 +105,13 @@ describe('the petstore CLI', () => {
       const run = await petstore(['pets', 'list']);
 
       expect(run.code).toBe(0);
-      expect(run.stdout.split('\n')).toEqual([
-        'ID  NAME  CATEGORY  STATUS',
-        '1   Rex   1         available',
-        '2   Bo    2         pending',
-        '3   Mia   3         available',
-        '4   Ned   4         sold',
-        '5   Oli   5         available',
-        '',
+      expect(run.stdout.split('\n')[0]).toMatch(/^ID {2}NAME {2}CATEGORY {2}STATUS\b/);
+      expect(readTextTable(run.stdout)).toEqual([
+        { ID: '1', NAME: 'Rex', CATEGORY: '1', STATUS: 'available' },
+        { ID: '2', NAME: 'Bo', CATEGORY: '2', STATUS: 'pending' },
+        { ID: '3', NAME: 'Mia', CATEGORY: '3', STATUS: 'available' },
+        { ID: '4', NAME: 'Ned', CATEGORY: '4', STATUS: 'sold' },
+        { ID: '5', NAME: 'Oli', CATEGORY: '5', STATUS: 'available' },
       ]);
       expect(run.stderr).toBe('');
     });
@@ -183,7 +182,7 @@ describe('the petstore CLI', () => {
       const run = await petstore(['pets', 'get', '2']);
 
       expect(run.code).toBe(0);
-      expect(run.stdout).toBe('ID  NAME  CATEGORY  STATUS\n2   Bo    2         pending\n');
+      expect(readTextTable(run.stdout)).toEqual([{ ID: '2', NAME: 'Bo', CATEGORY: '2', STATUS: 'pending' }]);
       expect(run.stderr).toBe(
         'petstore: getPet is deprecated by the service and will be removed after Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.\n',
       );
@@ -203,7 +202,7 @@ describe('the petstore CLI', () => {
       const run = await petstore(['pets', 'add', '--name', 'Pip', '--category', '6']);
 
       expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/^ID +NAME +CATEGORY +STATUS\n\d+ +Pip +6 +available\n$/);
+      expect(readTextTable(run.stdout)).toEqual([{ ID: expect.stringMatching(/^\d+$/), NAME: 'Pip', CATEGORY: '6', STATUS: 'available' }]);
       expect(run.stderr).toBe('');
     });
 

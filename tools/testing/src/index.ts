@@ -31,3 +31,4 @@ export {
 export { CHROMIUM, chromiumRuns, launchChromium } from './chromium';
 export { authorizeInSwaggerUi } from './swagger-ui';
 export { prometheusRule } from './prometheus-rule';
+export { readTextTable } from './text-table';

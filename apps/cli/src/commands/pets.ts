@@ -1,18 +1,10 @@
-import type { Pet, PetStatus } from '@petstore/client';
-import {
-  CURSOR_RULE,
-  IDEMPOTENCY_KEY_RULE,
-  LIST_LIMIT,
-  LIST_LIMIT_RULE,
-  PET_NAME_RULE,
-  PET_STATUS_RULE,
-  PET_STATUSES,
-  SAFE_ID_RULE,
-} from '@petstore/contract';
+import type { NewPet, Pet, PetStatus } from '@petstore/client';
+import { CURSOR_RULE, IDEMPOTENCY_KEY_RULE, LIST_LIMIT, LIST_LIMIT_RULE, PET_FIELDS, PET_STATUS_RULE, PET_STATUSES, SAFE_ID_RULE } from '@petstore/contract';
 import { type Command, Option } from 'commander';
 import type { CliIo, CommandContext } from '../context';
 import { checked, wholeNumber } from '../parsers';
 import { formatTable } from '../table';
+import { fieldOptionsOf } from './pet-field-options';
 
 // Options arrive as the text typed and are checked by the contract's rules in each action, before anything is sent.
 
@@ -24,12 +16,13 @@ interface ListOptions {
   json?: boolean;
 }
 
+const PET_OPTIONS = fieldOptionsOf(PET_FIELDS);
+
 interface AddOptions {
-  name: string;
-  category: string;
-  status?: string;
   idempotencyKey?: string;
   json?: boolean;
+  /** One per field of a new pet (PET_OPTIONS). */
+  [field: string]: string | boolean | undefined;
 }
 
 /** `petstore pets list | add | get`, one subcommand per operation of the service. */
@@ -69,23 +62,14 @@ export function registerPetsCommands(program: Command, { io, connect }: CommandC
       }
     });
 
-  pets
-    .command('add')
-    .description('add a pet and print it with the id the service gave it')
-    .requiredOption('--name <name>', "the pet's name: 1 to 100 characters, not only spaces")
-    .requiredOption('--category <id>', 'id of its category, a whole number from 1')
-    .option('--status <status>', `its status: ${PET_STATUSES.join(', ')} (the service defaults to available)`)
+  PET_OPTIONS.addOptions(pets.command('add').description('add a pet and print it with the id the service gave it'))
     .option(
       '--idempotency-key <key>',
       'repeat this command with the same key and it adds the pet once (kept 24 hours): 1 to 255 visible ASCII characters, no spaces',
     )
     .option('--json', 'print the pet as JSON instead of a table')
     .action(async (options: AddOptions, command: Command) => {
-      const newPet = {
-        name: checked<string>(command, '--name', options.name, PET_NAME_RULE),
-        categoryId: checked<number>(command, '--category', options.category, SAFE_ID_RULE, wholeNumber),
-        status: checked<PetStatus>(command, '--status', options.status, PET_STATUS_RULE),
-      };
+      const newPet = PET_OPTIONS.recordFrom(command, options) as NewPet;
       const idempotencyKey = checked<string>(command, '--idempotency-key', options.idempotencyKey, IDEMPOTENCY_KEY_RULE);
       const pet = await connect(command, 'createPet').createPet(newPet, { idempotencyKey });
       printPets(io, pet, options.json);
@@ -111,6 +95,5 @@ function printPets(io: CliIo, pets: Pet | Pet[], json = false): void {
     io.stdout(`${JSON.stringify(pets, null, 2)}\n`);
     return;
   }
-  const rows = (Array.isArray(pets) ? pets : [pets]).map((pet) => [String(pet.id), pet.name, String(pet.categoryId), pet.status ?? '']);
-  io.stdout(formatTable(['ID', 'NAME', 'CATEGORY', 'STATUS'], rows));
+  io.stdout(formatTable(PET_OPTIONS.header, (Array.isArray(pets) ? pets : [pets]).map(PET_OPTIONS.row)));
 }

@@ -2,7 +2,7 @@ import { PetstoreClient } from '@petstore/client';
 import type { Pet } from '@petstore/contract';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { PetService, refusal } from '../testing/pet-service';
-import { AddPetSection, categoryFrom } from './add-pet-section';
+import { AddPetSection } from './add-pet-section';
 
 describe(AddPetSection.name, () => {
   let service: PetService;
@@ -117,16 +117,4 @@ describe(AddPetSection.name, () => {
     add();
     expect(posts()).toHaveLength(1);
   });
-});
-
-describe(categoryFrom.name, () => {
-  it.each([
-    ['12', 12],
-    [' 12 ', 12],
-    ['', undefined],
-    ['  ', undefined],
-    ['1e3', '1e3'],
-    ['-1', -1],
-    ['2.5', '2.5'],
-  ])('reads %j as %j', (text, value) => expect(categoryFrom(text)).toBe(value));
 });

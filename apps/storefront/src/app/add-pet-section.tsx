@@ -1,9 +1,10 @@
 import { ForbiddenError, newIdempotencyKey, type PetstoreClient } from '@petstore/client';
-import { type NewPet, type Pet, PetStatus } from '@petstore/contract';
+import { type NewPet, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { Alert, StatusOptions, TextField } from './controls';
+import { Alert } from './controls';
 import { describeError } from './describe-error';
-import { FIELD_LABELS, newPetProblemWords } from './field-problem-words';
+import { FieldInput, initialText, valueFrom } from './field-input';
+import { newPetProblemWords } from './field-problem-words';
 
 interface Props {
   client: PetstoreClient;
@@ -12,15 +13,11 @@ interface Props {
 
 type Field = keyof NewPet;
 
-/**
- * The category as typed: digits (with a minus sign, so that "-1" is told "1 or more" rather than "a whole number") become
- * a number, anything else stays text, which the rules refuse as not a whole number.
- */
-export const categoryFrom = (text: string): unknown => {
-  const trimmed = text.trim();
-  if (trimmed === '') return undefined;
-  return /^-?[0-9]+$/.test(trimmed) ? Number(trimmed) : trimmed;
-};
+/** The form's fields: every field of the contract's list a client sends, in its order. */
+const FIELDS = sentFieldEntries(PET_FIELDS) as Array<[Field, (typeof PET_FIELDS)[Field]]>;
+
+/** Each field as the person finds it: empty, or a choice's default. */
+const initialTexts = () => Object.fromEntries(FIELDS.map(([field, spec]) => [field, initialText(spec)])) as Record<Field, string>;
 
 // The scope is named once, as what to ask for: it is the one thing whoever hands out keys needs to hear.
 const READ_ONLY = 'This API key may only look at the pets, not add them. To add pets, connect with a key that may (ask for one with the pets:write scope).';
@@ -32,9 +29,7 @@ const READ_ONLY = 'This API key may only look at the pets, not add them. To add 
  */
 export function AddPetSection({ client, onCreated }: Props) {
   const id = useId();
-  const [name, setName] = useState('');
-  const [category, setCategory] = useState('');
-  const [status, setStatus] = useState<PetStatus>(PetStatus.Available);
+  const [texts, setTexts] = useState(initialTexts);
   const [shown, setShown] = useState<ReadonlySet<Field>>(new Set());
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<string>();
@@ -43,14 +38,13 @@ export function AddPetSection({ client, onCreated }: Props) {
   const idempotencyKey = useRef<string>(undefined);
   // Read by a second click before React has re-rendered for the first: state alone could let both through.
   const inFlight = useRef(false);
-  const inputs = { name: useRef<HTMLInputElement>(null), categoryId: useRef<HTMLInputElement>(null), status: useRef<HTMLSelectElement>(null) };
+  const inputs = useRef<Partial<Record<Field, HTMLInputElement | HTMLSelectElement | null>>>({});
 
-  // An empty field is a name not given ("Enter a name."), not a blank one, as with the category.
-  const pet = { name: name === '' ? undefined : name, categoryId: categoryFrom(category), status };
+  const pet = Object.fromEntries(FIELDS.map(([field, spec]) => [field, valueFrom(spec, texts[field])]));
   const problems = newPetProblemWords(pet);
 
-  const edited = (field: Field, set: () => void) => {
-    set();
+  const edited = (field: Field, text: string) => {
+    setTexts((before) => ({ ...before, [field]: text }));
     idempotencyKey.current = undefined;
     setShown((fields) => new Set(fields).add(field));
     setAdded(undefined);
@@ -61,8 +55,8 @@ export function AddPetSection({ client, onCreated }: Props) {
     if (inFlight.current || readOnly) return;
     const invalid = (Object.keys(problems) as Field[])[0];
     if (invalid) {
-      setShown(new Set<Field>(['name', 'categoryId', 'status']));
-      inputs[invalid].current?.focus();
+      setShown(new Set(FIELDS.map(([field]) => field)));
+      inputs.current[invalid]?.focus();
       return;
     }
     inFlight.current = true;
@@ -70,10 +64,10 @@ export function AddPetSection({ client, onCreated }: Props) {
     setRefusal(undefined);
     idempotencyKey.current ??= newIdempotencyKey();
     try {
-      const created = await client.createPet(pet as NewPet, { idempotencyKey: idempotencyKey.current });
+      const created = await client.createPet(pet as unknown as NewPet, { idempotencyKey: idempotencyKey.current });
       idempotencyKey.current = undefined;
-      setName('');
-      setCategory('');
+      // A choice stays as it was chosen, for the next pet of the same kind; the rest starts afresh.
+      setTexts((before) => ({ ...initialTexts(), ...Object.fromEntries(FIELDS.filter(([, spec]) => spec.kind === 'choice').map(([field]) => [field, before[field]])) }));
       setShown(new Set());
       setAdded(`Added ${created.name} (id ${created.id}).`);
       onCreated(created);
@@ -94,34 +88,19 @@ export function AddPetSection({ client, onCreated }: Props) {
       <Alert>{readOnly && READ_ONLY}</Alert>
       <form onSubmit={submit} noValidate className="fields">
         <fieldset disabled={readOnly}>
-          <TextField
-            id={`${id}-name`}
-            label={FIELD_LABELS.name}
-            value={name}
-            problem={problem('name')}
-            inputRef={inputs.name}
-            onChange={(value) => edited('name', () => setName(value))}
-          />
-          <TextField
-            id={`${id}-category`}
-            label={FIELD_LABELS.categoryId}
-            inputMode="numeric"
-            value={category}
-            problem={problem('categoryId')}
-            inputRef={inputs.categoryId}
-            onChange={(value) => edited('categoryId', () => setCategory(value))}
-          />
-          <div className="field">
-            <label htmlFor={`${id}-status`}>{FIELD_LABELS.status}</label>
-            <select
-              id={`${id}-status`}
-              ref={inputs.status}
-              value={status}
-              onChange={(event) => edited('status', () => setStatus(event.target.value as PetStatus))}
-            >
-              <StatusOptions />
-            </select>
-          </div>
+          {FIELDS.map(([field, spec]) => (
+            <FieldInput
+              key={field}
+              id={`${id}-${field}`}
+              spec={spec}
+              text={texts[field]}
+              problem={problem(field)}
+              inputRef={(element) => {
+                inputs.current[field] = element;
+              }}
+              onChange={(text) => edited(field, text)}
+            />
+          ))}
           <div className="actions">
             <button type="submit" aria-disabled={sending} className={sending ? 'busy' : undefined}>
               Add pet

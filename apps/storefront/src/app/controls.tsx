@@ -1,4 +1,3 @@
-import { PET_STATUSES } from '@petstore/contract';
 import type { ChangeEvent, ReactNode, Ref } from 'react';
 
 /** An error the page announces (`role="alert"`); nothing when there is none. */
@@ -10,9 +9,9 @@ export function Alert({ id, children }: { id?: string; children?: ReactNode }) {
   ) : null;
 }
 
-/** One `<option>` per PetStatus, in the interface's order. */
-export const StatusOptions = () =>
-  PET_STATUSES.map((value) => (
+/** One `<option>` per value, in the interface's order. */
+export const ChoiceOptions = ({ values }: { values: readonly string[] }) =>
+  values.map((value) => (
     <option key={value} value={value}>
       {value}
     </option>
@@ -26,17 +25,20 @@ interface TextFieldProps {
   problem?: string;
   inputRef?: Ref<HTMLInputElement>;
   inputMode?: 'numeric';
+  /** `date`: the browser's date picker, whose value is YYYY-MM-DD. */
+  type?: 'date';
   onChange(value: string): void;
 }
 
 /** A labelled text input with its problem below it. */
-export function TextField({ id, label, value, problem, inputRef, inputMode, onChange }: TextFieldProps) {
+export function TextField({ id, label, value, problem, inputRef, inputMode, type, onChange }: TextFieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
         ref={inputRef}
+        type={type}
         inputMode={inputMode}
         autoComplete="off"
         value={value}

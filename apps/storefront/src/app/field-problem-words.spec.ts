@@ -1,24 +1,25 @@
-import { type FieldProblem, MAX_ID, type NewPet, newPetProblems } from '@petstore/contract';
+import { type FieldProblem, MAX_ID, newPetProblems } from '@petstore/contract';
 import { describeFieldProblem, newPetProblemWords } from './field-problem-words';
 
 describe(describeFieldProblem.name, () => {
-  it.each<[keyof NewPet, FieldProblem, unknown, string]>([
-    ['name', { kind: 'missing' }, undefined, 'Enter a name.'],
-    ['categoryId', { kind: 'missing' }, undefined, 'Enter a category.'],
-    ['name', { kind: 'notString' }, 7, 'The name must be text.'],
-    ['name', { kind: 'blank' }, '   ', 'Enter a name: spaces alone do not count.'],
-    ['name', { kind: 'tooLong', max: 100, length: 101 }, 'x'.repeat(101), 'The name is too long: at most 100 characters (this one has 101).'],
-    ['name', { kind: 'nulCharacter' }, 'Rex\u0000', 'The name contains a hidden character that cannot be saved. Type it again rather than pasting it.'],
+  it.each<[string, FieldProblem, unknown, string]>([
+    ['Name', { kind: 'missing' }, undefined, 'Enter a name.'],
+    ['Category', { kind: 'missing' }, undefined, 'Enter a category.'],
+    ['Name', { kind: 'notString' }, 7, 'The name must be text.'],
+    ['Name', { kind: 'blank' }, '   ', 'Enter a name: spaces alone do not count.'],
+    ['Name', { kind: 'tooLong', max: 100, length: 101 }, 'x'.repeat(101), 'The name is too long: at most 100 characters (this one has 101).'],
+    ['Name', { kind: 'nulCharacter' }, 'Rex\u0000', 'The name contains a hidden character that cannot be saved. Type it again rather than pasting it.'],
     [
-      'name',
+      'Name',
       { kind: 'unpairedSurrogate' },
       'Rex\ud83d',
       'The name contains a broken character (half of an emoji or symbol) that cannot be saved. Type it again rather than pasting it.',
     ],
-    ['categoryId', { kind: 'notWholeNumber', min: 1, max: MAX_ID, quoted: true }, '1.5', 'The category must be a whole number, such as 3.'],
-    ['categoryId', { kind: 'outOfRange', min: 1, max: MAX_ID }, 0, 'The category must be 1 or more.'],
-    ['categoryId', { kind: 'outOfRange', min: 1, max: MAX_ID }, 1e20, 'The category number is too large.'],
-    ['status', { kind: 'notOneOf', values: ['available', 'pending', 'sold'] }, 'lost', 'Choose a status: available, pending or sold.'],
+    ['Category', { kind: 'notWholeNumber', min: 1, max: MAX_ID, quoted: true }, '1.5', 'The category must be a whole number, such as 3.'],
+    ['Category', { kind: 'outOfRange', min: 1, max: MAX_ID }, 0, 'The category must be 1 or more.'],
+    ['Category', { kind: 'outOfRange', min: 1, max: MAX_ID }, 1e20, 'The category number is too large.'],
+    ['Status', { kind: 'notOneOf', values: ['available', 'pending', 'sold'] }, 'lost', 'Choose a status: available, pending or sold.'],
+    ['Birth date', { kind: 'notDate' }, '2023-02-29', 'The birth date must be a date such as 2024-05-31.'],
   ])('says %s %j as a shop assistant reads it', (field, problem, value, words) => {
     expect(describeFieldProblem(field, problem, value)).toBe(words);
   });

@@ -1,7 +1,4 @@
-import { type FieldProblem, type NewPet, newPetFieldProblems } from '@petstore/contract';
-
-/** The form's label of each field of a new pet: its words name the field as the person sees it. */
-export const FIELD_LABELS: Record<keyof NewPet, string> = { name: 'Name', categoryId: 'Category', status: 'Status' };
+import { type FieldList, type FieldProblem, fieldProblems, type NewPet, PET_FIELDS } from '@petstore/contract';
 
 type Problems = { [P in FieldProblem as P['kind']]: P };
 type Words = { [K in keyof Problems]: (field: string, problem: Problems[K], value: unknown) => string };
@@ -28,6 +25,7 @@ const WORDS: Words = {
   // The rule says only that the value is outside its range; which side decides what the person should do.
   outOfRange: (field, { min }, value) => (typeof value === 'number' && value < min ? `The ${field} must be ${min} or more.` : `The ${field} number is too large.`),
   notOneOf: (field, { values }) => `Choose a ${field}: ${oneOf(values)}.`,
+  notDate: (field) => `The ${field} must be a date such as 2024-05-31.`,
   // The opaque strings' rule (a cursor, an Idempotency-Key), which no field of the form has.
   disallowedCharacters: (field) => `The ${field} contains characters that are not allowed. ${RETYPE}`,
 };
@@ -35,17 +33,20 @@ const WORDS: Words = {
 // Generic over the kind, so that the problem and its words are known to match (TypeScript's correlated unions).
 const say = <K extends keyof Problems>(field: string, problem: Problems[K] & { kind: K }, value: unknown): string => WORDS[problem.kind](field, problem, value);
 
-/** What is wrong with `value` of `field`, in a shop assistant's words, naming the field by its label. */
-export const describeFieldProblem = (field: keyof NewPet, problem: FieldProblem, value: unknown): string => say(FIELD_LABELS[field].toLowerCase(), problem, value);
+/** What is wrong with `value` of the field labelled `label`, in a shop assistant's words, naming the field by its label. */
+export const describeFieldProblem = (label: string, problem: FieldProblem, value: unknown): string => say(label.toLowerCase(), problem, value);
 
 /**
- * What the service would refuse in these fields (the contract's rules, newPetFieldProblems), by field, in the
- * storefront's words; empty when it would accept them.
+ * What the service would refuse in these fields (the contract's rules, fieldProblems), by field, in the storefront's
+ * words; empty when it would accept them.
  */
-export function newPetProblemWords(pet: { readonly [F in keyof NewPet]?: unknown }): Partial<Record<keyof NewPet, string>> {
-  const words: Partial<Record<keyof NewPet, string>> = {};
-  for (const [field, problem] of Object.entries(newPetFieldProblems(pet)) as Array<[keyof NewPet, FieldProblem]>) {
-    words[field] = describeFieldProblem(field, problem, pet[field]);
+export function problemWords<T>(fields: FieldList<T>, values: { readonly [F in keyof T]?: unknown }): Partial<Record<keyof T, string>> {
+  const words: Partial<Record<keyof T, string>> = {};
+  for (const [field, problem] of Object.entries(fieldProblems(fields, values)) as Array<[keyof T, FieldProblem]>) {
+    words[field] = describeFieldProblem(fields[field].label, problem, values[field]);
   }
   return words;
 }
+
+/** The same for a new pet. */
+export const newPetProblemWords = (pet: { readonly [F in keyof NewPet]?: unknown }) => problemWords(PET_FIELDS, pet);

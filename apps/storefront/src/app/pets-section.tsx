@@ -1,6 +1,6 @@
-import type { PetStatus } from '@petstore/contract';
+import { fieldEntries, type Pet, PET_FIELDS, PET_STATUSES, type PetStatus } from '@petstore/contract';
 import { useId } from 'react';
-import { Alert, StatusOptions } from './controls';
+import { Alert, ChoiceOptions } from './controls';
 import { describeError } from './describe-error';
 import type { PetList } from './use-pet-list';
 
@@ -9,6 +9,11 @@ interface Props {
   status?: PetStatus;
   onStatusChange(status: PetStatus | undefined): void;
 }
+
+const COLUMNS = fieldEntries(PET_FIELDS);
+
+/** The field that names a pet, its first text: on a narrow screen it heads the pet's block, unlabelled (styles.css). */
+const TITLE = COLUMNS.find(([, spec]) => spec.kind === 'text')?.[0];
 
 function summary({ pets, more, loading, error }: PetList, status?: PetStatus): string {
   if (loading) return 'Loading pets…';
@@ -32,7 +37,7 @@ export function PetsSection({ list, status, onStatusChange }: Props) {
           onChange={(event) => onStatusChange(event.target.value === '' ? undefined : (event.target.value as PetStatus))}
         >
           <option value="">all</option>
-          <StatusOptions />
+          <ChoiceOptions values={PET_STATUSES} />
         </select>
       </div>
       <Alert>{list.error !== undefined && describeError(list.error)}</Alert>
@@ -40,20 +45,28 @@ export function PetsSection({ list, status, onStatusChange }: Props) {
         <table aria-busy={list.loading} aria-describedby={`${id}-summary`}>
           <thead>
             <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Name</th>
-              <th scope="col">Category</th>
-              <th scope="col">Status</th>
+              {COLUMNS.map(([field, spec]) => (
+                <th key={field} scope="col">
+                  {spec.label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {list.pets.map((pet) => (
               // data-label: each cell's column, shown beside it where a narrow screen stacks the row (styles.css).
               <tr key={pet.id}>
-                <td data-label="Id">{pet.id}</td>
-                <td className="name">{pet.name}</td>
-                <td data-label="Category">{pet.categoryId}</td>
-                <td data-label="Status">{pet.status}</td>
+                {COLUMNS.map(([field, spec]) =>
+                  field === TITLE ? (
+                    <td key={field} className="name">
+                      {pet[field as keyof Pet]}
+                    </td>
+                  ) : (
+                    <td key={field} data-label={spec.label}>
+                      {pet[field as keyof Pet]}
+                    </td>
+                  ),
+                )}
               </tr>
             ))}
           </tbody>
