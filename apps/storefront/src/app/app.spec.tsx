@@ -1,4 +1,4 @@
-import { type Pet, PetStatus } from '@petstore/contract';
+import { fieldEntries, type Pet, PET_FIELDS, PetStatus } from '@petstore/contract';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { PetService, refusal } from '../testing/pet-service';
 import { App } from './app';
@@ -50,7 +50,10 @@ describe(App.name, () => {
   it('lists the pets with their columns, and loads more by the cursor until the last page', async () => {
     open(pets(45));
     await waitFor(() => expect(rows()).toHaveLength(20));
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Id', 'Name', 'Category', 'Status']);
+    // A column per field of the contract's list, the interface's four first.
+    const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
+    expect(headers.slice(0, 4)).toEqual(['Id', 'Name', 'Category', 'Status']);
+    expect(headers).toEqual(fieldEntries(PET_FIELDS).map(([, spec]) => spec.label));
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(rows()).toHaveLength(40));
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));

@@ -20,7 +20,8 @@ function schemaOf(spec: FieldSpec): Record<string, unknown> {
     case 'choice':
       return { enum: [...spec.values], enumName: spec.enumName, ...(spec.default === undefined ? {} : { default: spec.default }) };
     case 'date':
-      return { type: 'string', format: 'date' };
+      // Bounded and patterned as well as formatted: a linter (OWASP's string-limit) and a reader need not know `date`.
+      return { type: 'string', format: 'date', minLength: 10, maxLength: 10, pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' };
   }
 }
 

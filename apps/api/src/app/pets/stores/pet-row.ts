@@ -36,8 +36,8 @@ function columnOf(spec: FieldSpec): ColumnOfKind {
 /** `categoryId` → `category_id`: the table's spelling of a field. */
 export const columnName = (field: string): string => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** A row as selected with `selectList`: the contract's field names, the database's values. */
-export type SelectedRow<T> = Readonly<Record<keyof T & string, unknown>>;
+/** A row as selected with `selectList`: the contract's field names, the database's values (NULL, or none, for an optional field without one). */
+export type SelectedRow<T> = Readonly<Partial<Record<keyof T & string, unknown>>>;
 
 /**
  * A table's statements' parts and its row mapping, from the contract's field list: the columns (the fields in snake
