@@ -1,26 +1,9 @@
-import type { FieldList } from '@petstore/contract';
+import { type EveryKind, EVERY_KIND_FIELDS } from '@petstore/testing/every-kind';
 import { columnName, readDate, rowMappingOf, toPet, valuesToPet } from './pet-row';
-
-/** A record with a field of every kind, so that each kind's column and reading is tried before a real field uses it. */
-interface Specimen {
-  id: number;
-  nickName: string;
-  ownerId: number;
-  size?: 'small' | 'large';
-  bornOn?: string;
-}
-
-const SPECIMEN_FIELDS: FieldList<Specimen> = {
-  id: { kind: 'integer', min: 1, max: Number.MAX_SAFE_INTEGER, assigned: true, label: 'Id', description: 'id' },
-  nickName: { kind: 'text', minLength: 1, maxLength: 10, label: 'Nick name', description: 'nick name' },
-  ownerId: { kind: 'integer', min: 1, max: 99, label: 'Owner', description: 'owner' },
-  size: { kind: 'choice', values: ['small', 'large'], enumName: 'Size', default: 'small', optional: true, label: 'Size', description: 'size' },
-  bornOn: { kind: 'date', optional: true, label: 'Born on', description: 'birthday' },
-};
 
 describe('pet rows', () => {
   describe(rowMappingOf.name, () => {
-    const rows = rowMappingOf<Specimen, Omit<Specimen, 'id'>>(SPECIMEN_FIELDS);
+    const rows = rowMappingOf<EveryKind, Omit<EveryKind, 'id'>>(EVERY_KIND_FIELDS);
 
     it('names each column after its field in snake case, and writes every field the service does not assign', () => {
       expect(rows.columnNames).toEqual(['id', 'nick_name', 'owner_id', 'size', 'born_on']);
