@@ -43,11 +43,17 @@ export const fieldEntries = <T>(fields: FieldList<T>): Array<[keyof T & string, 
 export const sentFieldEntries = <T>(fields: FieldList<T>): Array<[keyof T & string, FieldSpec]> =>
   fieldEntries(fields).filter(([, spec]) => !spec.assigned);
 
+const defaultsOf = new WeakMap<object, Array<[string, string]>>();
+
 /** `values` with the default of each field left out filled in, as the service stores them. */
 export function withDefaults<T, V extends { readonly [F in keyof T]?: unknown }>(fields: FieldList<T>, values: V): V {
-  const filled: Record<string, unknown> = { ...values };
-  for (const [field, spec] of fieldEntries(fields)) {
-    if (spec.kind === 'choice' && spec.default !== undefined && filled[field] === undefined) filled[field] = spec.default;
+  // Found once per list: this runs on every create.
+  let defaults = defaultsOf.get(fields);
+  if (!defaults) {
+    defaults = fieldEntries(fields).flatMap(([field, spec]) => (spec.kind === 'choice' && spec.default !== undefined ? [[field, spec.default] as [string, string]] : []));
+    defaultsOf.set(fields, defaults);
   }
+  const filled: Record<string, unknown> = { ...values };
+  for (const [field, value] of defaults) if (filled[field] === undefined) filled[field] = value;
   return filled as V;
 }

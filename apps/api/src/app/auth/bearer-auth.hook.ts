@@ -31,13 +31,10 @@ export const insufficientScope = (scope: Scope) =>
   });
 
 /**
- * Gives every route that is not declared public (`@Public()`, or declareRouteRules for a plugin's routes) bearer
- * authentication, then, when that limit is on, the per-key rate limit (which so counts a request refused for its
- * scope), then the check of the scope the route declares. Decided once per route as it is registered, from its
- * config alone: these become the route's first request hooks, so they run after the global ones (request id,
- * bounds) and before the route's own checks (415) and the body: a key without the scope learns nothing about
- * validation or limits. Requests that match no route (404, 405) need no key. Call before routes are registered, and
- * after the rules of plugins' routes are declared.
+ * Gives every route not declared public bearer authentication, then the per-key rate limit (so a request refused for
+ * its scope counts), then the route's scope check, as its first request hooks: before the media type and the body, so
+ * a key without the scope learns nothing of validation. Decided per route as it is registered: call before routes are
+ * registered and after plugins' route rules are declared.
  */
 export function useBearerAuth(fastify: FastifyInstance, keys: ApiKeysService, limits: RateLimits, metrics: Metrics): void {
   const authenticate = bearerAuthHook(keys, limits, metrics);

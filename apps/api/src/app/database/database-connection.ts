@@ -9,11 +9,8 @@ const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000];
 
 /**
  * Owns the connection to the database. The service starts whether or not the database answers: until it does,
- * readiness is false and operations answer 503, while this keeps trying in the background. Once connected, a
- * database that goes away mid-run is the driver's to reconnect to; each failed operation meanwhile is a 503. A
- * database reached over the network is watched (DatabaseWatch): while it is silent, operations answer 503 at once,
- * and no operation outlives the dialect's deadline, whatever the network does. Made by DatabaseModule, with the app's
- * one dialect.
+ * operations answer 503 and readiness is false while this keeps trying. Every failed operation is a 503, none outlives
+ * the dialect's deadline, and a networked database is watched (DatabaseWatch) so that a silent one fails fast.
  */
 export class DatabaseConnection implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseConnection.name);

@@ -21,13 +21,10 @@ export interface WatchTiming {
 export const WATCH_TIMING: WatchTiming = { everyMs: 500, deadlineMs: 1_000 };
 
 /**
- * Watches a database reached over the network, so that a silent one (packets dropped, no reset) is known within a
- * second or two rather than when every request has timed out. A heartbeat runs on a connection of its own, one at a
- * time; one that is not answered within its deadline marks the database unreachable, which makes operations answer
- * 503 at once and drops the pool's connections (`evict`); the next heartbeat that is answered marks it reachable
- * again. A database that answers but takes no writes (a standby, a demoted primary) is marked read-only the same way,
- * by a heartbeat or by a write it refused, and the connections that reached it are dropped: writes answer 503 and
- * readiness is red until a heartbeat finds it writable, while reads go on. Logged once per change.
+ * Knows a silent networked database (packets dropped, no reset) within a second or two, not when every request has
+ * timed out: a heartbeat unanswered within its deadline marks it unreachable (operations answer 503 at once, the pool
+ * is evicted) until one is answered. A database that takes no writes (a standby, a demoted primary) is marked
+ * read-only the same way, or by a refused write: writes answer 503 and readiness is red while reads go on.
  */
 export class DatabaseWatch {
   private readonly logger = new Logger('Database');

@@ -61,12 +61,9 @@ export function declareRouteRules(fastify: FastifyInstance, matches: (route: Rou
 }
 
 /**
- * Gives each route the checks and headers it declares, so that no other request pays for them. A route's onRequest
- * hooks run after the global ones and after its authentication (which useBearerAuth puts first), so the media type
- * (415) is checked after authentication and before the body is read; the query is checked once the body is read
- * (preValidation), so that a body that cannot be read (too large, not JSON) is reported first, and then alongside the
- * body, as the validation pipe does. The headers are set in the route's onSend, which every answer of the route
- * passes through, including the errors of the request hooks (401, 429, 414/431). Call before routes are registered.
+ * Gives each route the checks and headers it declares, so that no other request pays for them: the media type (415)
+ * after authentication and before the body; the query once the body is read, so an unreadable body is reported first;
+ * the headers in onSend, which every answer passes through, errors included. Call before routes are registered.
  */
 export function useRouteRules(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {

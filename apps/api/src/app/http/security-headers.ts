@@ -3,10 +3,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 
-/**
- * The headers helmet sets, computed once: with no per-request nonce they are the same for every response, and
- * running helmet's middleware on each request cost a visible share of a request's CPU (docs/performance.md).
- */
+/** The headers helmet sets, computed once: without a nonce they never vary, and helmet per request cost CPU. */
 function helmetHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
@@ -17,11 +14,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
-/**
- * The headers of a browser page of ours (Swagger UI, its files and the document it loads): its own scripts and styles
- * may load, and "Try it out" may call the servers the OpenAPI document names. Declared on those routes
- * (`headers` of their route rules), over the API's.
- */
+/** Swagger UI's pages: their own scripts and styles, and "Try it out" calling the document's servers. */
 export function pageSecurityHeaders(config: AppConfig): Record<string, string> {
   const headers = helmetHeaders({
     contentSecurityPolicy: {
@@ -38,9 +31,8 @@ export function pageSecurityHeaders(config: AppConfig): Record<string, string> {
 }
 
 /**
- * The headers of a browser page of ours built to load only its own files (the storefront): no inline script or style,
- * no eval, nothing framed or framing it. It may call this origin and the servers the OpenAPI document names, the API
- * addresses a person may type in. Declared on its routes (`headers` of their route rules), over the API's.
+ * The storefront's pages, which load only their own files: no inline script or style, no eval, no framing; calls to
+ * this origin and the document's servers, the addresses a person may type in.
  */
 export function strictPageSecurityHeaders(config: AppConfig): Record<string, string> {
   return helmetHeaders({
@@ -69,14 +61,9 @@ function documentedOrigins(config: AppConfig): string[] {
 }
 
 /**
- * What an API's answer needs, after the OWASP REST Security Cheat Sheet's "Security headers": JSON loads nothing and is
- * never to be framed (`default-src 'none'`, `frame-ancestors 'none'`, `X-Frame-Options` for browsers before CSP),
- * must not be sniffed as another type, stored by a cache (it answers a key) or read by another origin's page without
- * CORS (`Cross-Origin-Resource-Policy`, which scanners ask of every response), and HTTPS stays HTTPS. helmet's other
- * headers steer a document (its referrer, DNS prefetching, opener, origin-keyed agent cluster, IE's download prompt,
- * Flash's cross-domain policies, the retired XSS auditor) and do nothing on JSON: they go on our pages only, while
- * header bytes on every answer cost throughput (docs/performance.md, docs/security.md). Also written on the answers
- * made before any request hook runs (requests that Node or the router cannot parse).
+ * An API answer's headers, after OWASP's REST Security Cheat Sheet: JSON loads nothing, is never framed, sniffed,
+ * cached or read cross-origin without CORS, and HTTPS stays HTTPS. helmet's other headers steer documents and go on
+ * our pages only: on every answer their bytes cost throughput (docs/security.md).
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",
@@ -88,9 +75,8 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Security headers on every response, set at request start: the API's, which our pages' routes add to and override
- * (`headers` of their route rules). Call before adding the other request hooks: Fastify runs them in order, and one
- * that throws (a 401) skips the rest.
+ * The API's headers on every response, set at request start (our pages' route rules override them). Add it before the
+ * other request hooks: one that throws (a 401) skips those after it.
  */
 export function useSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {

@@ -27,8 +27,7 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
 
   async options(): Promise<OptionsOf<'sqlite'>> {
     const { default: sqlite3 } = await import('sqlite3');
-    // TypeORM switches sqlite3 into verbose mode, which captures a stack trace on every statement, a cost that showed in
-    // every request's profile. Errors still carry their SQL through TypeORM's QueryFailedError.
+    // TypeORM's verbose mode captures a stack trace per statement, which showed in every request's profile.
     const quietSqlite3: typeof sqlite3 = Object.assign(Object.create(sqlite3), { verbose: () => quietSqlite3 });
     // SQLite has no OpenTelemetry instrumentation: when tracing, the statements of this connection are spanned here.
     const startSpan = statementSpans();
@@ -38,8 +37,7 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
       driver: quietSqlite3,
       database: this.config.path,
       ...SCHEMA_OPTIONS,
-      // WAL is switched on by ensureDurability, which asks again when processes starting together on a new file ask
-      // at once and SQLite refuses one of them without waiting; TypeORM's switch would fail the start.
+      // switchToWal instead: TypeORM's switch fails a start beside another process asking at the same moment.
       enableWAL: false,
       // How long a write waits for another writer's lock, in this process or another, before the request gets a 503.
       busyTimeout: this.config.connectTimeoutMs,
@@ -60,9 +58,8 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
   }
 
   /**
-   * SQLite has no advisory locks, so the write lock serves: taken before the migrations table is read, it makes the
-   * check and the migrations one transaction that a second process waits for (its busy timeout) instead of running
-   * the same migrations beside it. The migrations then apply all or none.
+   * The write lock, taken before the migrations table is read, serves as SQLite's advisory lock: a second process waits
+   * (its busy timeout) instead of running the same migrations, which apply all or none.
    */
   async migrate(dataSource: DataSource): Promise<Migration[]> {
     await dataSource.query('BEGIN IMMEDIATE');
@@ -77,9 +74,8 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
   }
 
   /**
-   * Switches the file to WAL, which it keeps (asking again is a no-op). When connections ask at the same moment, as
-   * processes starting together on a new file do, SQLite may refuse one with SQLITE_BUSY at once, without waiting out
-   * its busy timeout: that one asks again, for as long as the busy timeout.
+   * Switches the file to WAL, which it keeps. Processes asking at the same moment may get SQLITE_BUSY at once, without
+   * the busy timeout: this asks again, for as long as that timeout.
    */
   private async switchToWal(dataSource: DataSource): Promise<void> {
     const deadline = Date.now() + this.config.connectTimeoutMs;

@@ -36,15 +36,12 @@ function columnOf(spec: FieldSpec): ColumnOfKind {
 /** `categoryId` → `category_id`: the table's spelling of a field. */
 export const columnName = (field: string): string => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** A row as selected with `selectList`: the contract's field names, the database's values (NULL, or none, for an optional field without one). */
+/** A row as selected with `selectList`: the contract's field names, the database's values. */
 export type SelectedRow<T> = Readonly<Partial<Record<keyof T & string, unknown>>>;
 
 /**
- * A table's statements' parts and its row mapping, from the contract's field list: the columns (the fields in snake
- * case), what a create writes (every field the service does not assign), how each is read back and served. Every
- * statement on `pets` (the stores', the webhook outbox's), the response schema and toPet are built from it, so a
- * new field of a known kind needs only its entry in PET_FIELDS and its migration. test/pet-columns.spec.ts holds
- * every path that writes or reads a pet, and the served document, to the list on each database.
+ * A table's columns, statements' parts and row mapping, from a field list: every statement on `pets`, toPet and the
+ * response schema are built from PET_FIELDS's, so that a field of a known kind needs only its entry and a migration.
  */
 export function rowMappingOf<T, Written extends Partial<T>>(fields: FieldList<T>) {
   const entries = fieldEntries(fields);
