@@ -20,6 +20,7 @@ describe(describeFieldProblem.name, () => {
     ['Category', { kind: 'outOfRange', min: 1, max: MAX_ID }, 1e20, 'The category number is too large.'],
     ['Status', { kind: 'notOneOf', values: ['available', 'pending', 'sold'] }, 'lost', 'Choose a status: available, pending or sold.'],
     ['Birth date', { kind: 'notDate' }, '2023-02-29', 'The birth date must be a date such as 2024-05-31.'],
+    ['Code', { kind: 'tooShort', min: 3, length: 2 }, 'ab', 'The code is too short: at least 3 characters (this one has 2).'],
   ])('says %s %j as a shop assistant reads it', (field, problem, value, words) => {
     expect(describeFieldProblem(field, problem, value)).toBe(words);
   });

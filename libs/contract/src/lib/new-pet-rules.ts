@@ -14,6 +14,7 @@ export type FieldProblem =
   | { readonly kind: 'notString' }
   | { readonly kind: 'blank' }
   | { readonly kind: 'tooLong'; readonly max: number; readonly length: number }
+  | { readonly kind: 'tooShort'; readonly min: number; readonly length: number }
   | { readonly kind: 'nulCharacter' }
   | { readonly kind: 'unpairedSurrogate' }
   /** Not a whole number at all; `quoted` when a JSON string was sent where a JSON number belongs. */
@@ -48,6 +49,8 @@ export function describeProblem(field: string, problem: FieldProblem): string {
       return `${field} must not be empty or only whitespace`;
     case 'tooLong':
       return `${field} must be at most ${problem.max} characters (it has ${problem.length})`;
+    case 'tooShort':
+      return `${field} must be at least ${problem.min} characters (it has ${problem.length})`;
     case 'nulCharacter':
       return `${field} must not contain the NUL character (\\u0000)`;
     case 'unpairedSurrogate':
@@ -86,14 +89,15 @@ export function codePointLength(value: string): number {
   return length;
 }
 
-/** Text of at most `maxLength` code points with a non-whitespace character (no NUL, no lone surrogate). */
-function textRule(maxLength: number): FieldRule {
+/** Text of `minLength` to `maxLength` code points with a non-whitespace character (no NUL, no lone surrogate). */
+function textRule(minLength: number, maxLength: number): FieldRule {
   return fieldRule((value) => {
     if (value === undefined) return { kind: 'missing' };
     if (typeof value !== 'string') return { kind: 'notString' };
     if (!/\S/u.test(value)) return { kind: 'blank' };
     const length = codePointLength(value);
     if (length > maxLength) return { kind: 'tooLong', max: maxLength, length };
+    if (length < minLength) return { kind: 'tooShort', min: minLength, length };
     // NUL and unpaired surrogates (JSON allows "\ud800") are refused here, on every database alike: PostgreSQL cannot
     // store NUL in text, and neither database can store a lone surrogate, which would come back as U+FFFD.
     if (value.includes('\u0000')) return { kind: 'nulCharacter' };
@@ -148,7 +152,7 @@ function ruleOfKind(field: FieldKind): FieldRule {
     case 'integer':
       return wholeNumberRule(field.min, field.max, { jsonNumber: true });
     case 'text':
-      return textRule(field.maxLength);
+      return textRule(field.minLength, field.maxLength);
     case 'choice':
       return choiceRule(field.values);
     case 'date':

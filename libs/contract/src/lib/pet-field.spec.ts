@@ -33,6 +33,13 @@ describe('field lists', () => {
     expect(fieldProblems(DATED_FIELDS, { day: '2023-02-29' })).toEqual({ day: { kind: 'notDate' } });
   });
 
+  it('holds text to its least length as well as its most', () => {
+    const code = ruleOf({ kind: 'text', minLength: 3, maxLength: 5 });
+    expect(['abc', 'abcde', '🐈🐈🐈'].map((text) => code.check(text))).toEqual([undefined, undefined, undefined]);
+    expect(code.check('ab')).toEqual({ kind: 'tooShort', min: 3, length: 2 });
+    expect(code.refusal('code', 'ab')).toBe('code must be at least 3 characters (it has 2)');
+  });
+
   it('fills in a left-out field’s default, and only that', () => {
     expect(withDefaults(PET_FIELDS, { name: 'Rex', categoryId: 1 })).toEqual({ name: 'Rex', categoryId: 1, status: 'available' });
     expect(withDefaults(PET_FIELDS, { name: 'Rex', categoryId: 1, status: 'sold' })).toEqual({ name: 'Rex', categoryId: 1, status: 'sold' });
