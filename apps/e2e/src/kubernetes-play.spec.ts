@@ -17,9 +17,7 @@ const NAME = `petstore-kube-${process.pid}`;
 
 /**
  * A request sent once more when its connection closed before any answer (undici's "other side closed"), as
- * @petstore/client sends it again. Seen twice in clean-clone runs of this suite under load, on a replica just made
- * ready, with no probe acting (podman runs none without systemd) and no memory limit reached; said on stderr when it
- * happens, so that its cause can still be found.
+ * @petstore/client sends it again. Its cause on a replica just made ready is not known yet: said on stderr.
  */
 async function sentAgain(request: () => Promise<Response>): Promise<Response> {
   try {

@@ -67,7 +67,7 @@ export function AddPetSection({ client, onCreated }: Props) {
       const created = await client.createPet(pet as unknown as NewPet, { idempotencyKey: idempotencyKey.current });
       idempotencyKey.current = undefined;
       // A choice stays as it was chosen, for the next pet of the same kind; the rest starts afresh.
-      setTexts((before) => ({ ...initialTexts(), ...Object.fromEntries(FIELDS.filter(([, spec]) => spec.kind === 'choice').map(([field]) => [field, before[field]])) }));
+      setTexts((before) => Object.fromEntries(FIELDS.map(([field, spec]) => [field, spec.kind === 'choice' ? before[field] : initialText(spec)])) as Record<Field, string>);
       setShown(new Set());
       setAdded(`Added ${created.name} (id ${created.id}).`);
       onCreated(created);
