@@ -1,4 +1,4 @@
-import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, fieldEntries, LIST_LIMIT, MAX_ID, OPERATION_SCOPES, type OperationId, PET_FIELDS, SCOPES, sentFieldEntries } from '@petstore/contract';
+import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, fieldEntries, LIST_LIMIT, MAX_ID, NAME_LENGTH, OPERATION_SCOPES, type OperationId, PET_FIELDS, SCOPES, sentFieldEntries } from '@petstore/contract';
 import { PET_RESPONSE_SCHEMA } from '../src/app/pets/pet-response-schemas';
 import { startApp, type TestApp } from './support/test-app';
 
@@ -190,8 +190,23 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
       });
     });
 
-    it('documents nothing else', () => {
-      expect(operation('listPets').parameters?.map((p) => p.name).sort()).toEqual(['cursor', 'limit', 'status']);
+    it('documents name (1.1.0) as an optional string of 1 to 100 characters, without an example Try it out would send', () => {
+      const name = parameter('listPets', 'name');
+      expect(name).toMatchObject({ in: 'query', required: false, schema: { type: 'string', minLength: NAME_LENGTH.min, maxLength: NAME_LENGTH.max } });
+      expect(name?.schema.example).toBeUndefined();
+      expect(name?.description).toMatch(/ignoring case.*"ÉLO" finds "Éloïse".*control characters/s);
+    });
+
+    it('documents categoryId (1.1.0) as an optional int64 from 1, as a pet\'s categoryId is', () => {
+      expect(parameter('listPets', 'categoryId')).toMatchObject({
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID },
+      });
+    });
+
+    it('documents nothing else, in the order a request usually gives them', () => {
+      expect(operation('listPets').parameters?.map((p) => p.name)).toEqual(['limit', 'status', 'name', 'categoryId', 'cursor']);
     });
   });
 

@@ -1,6 +1,6 @@
-import { type FieldSpec, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
+import { type FieldSpec, nameSearchKey, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
 import { DataSource } from 'typeorm';
-import { PET_COLUMN_NAMES, PET_JSON_SCHEMA } from '../src/app/pets/stores/pet-row';
+import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, PET_INSERT_COLUMNS, PET_JSON_SCHEMA } from '../src/app/pets/stores/pet-row';
 import { WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { TEST_DATABASE } from './support/test-database';
@@ -72,7 +72,8 @@ describe('the Pet field list', () => {
         ? `SELECT name FROM pragma_table_info('pets')`
         : `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'pets'`;
     const columns = ((await sut.app.get(DataSource).query(sql)) as Array<{ name: string }>).map(({ name }) => name);
-    expect([...columns].sort()).toEqual([...PET_COLUMN_NAMES].sort());
+    // The fields' columns, and the ones a store writes beside them (the name's search key).
+    expect([...columns].sort()).toEqual([...new Set([...PET_COLUMN_NAMES, ...PET_INSERT_COLUMNS])].sort());
   });
 
   it('is what each statement writes and reads back: both creates, both pages, the reads by id, the outbox’s claim', async () => {
@@ -87,6 +88,10 @@ describe('the Pet field list', () => {
       expectWhole((await get<Pet[]>(`/v1/pets?limit=100`)).find(({ id }) => id === created.id), created);
       expectWhole((await get<Pet[]>(`/v1/pets?limit=100&status=${created.status}`)).find(({ id }) => id === created.id), created);
     }
+    // Both creates wrote the name's search key, which the name filter looks up.
+    const keys = (await sut.app.get(DataSource).query(`SELECT name, ${NAME_KEY_COLUMN} AS key FROM pets WHERE id IN (${plain.id}, ${keyed.id})`)) as Array<{ name: string; key: string }>;
+    expect(keys.map(({ key }) => key)).toEqual(keys.map(({ name }) => nameSearchKey(name)));
+
     // Read together, so that the batched read of many ids answers them.
     const [byId, other] = await Promise.all([get<Pet>(`/v1/pets/${plain.id}`), get<Pet>(`/v1/pets/${keyed.id}`)]);
     expectWhole(byId, plain);

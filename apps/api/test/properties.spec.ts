@@ -7,6 +7,7 @@ import {
   petIdSegment,
   renderBody,
   renderQuery,
+  searchedName,
   seededStatuses,
   type CreatePetCase,
 } from './support/arbitraries';
@@ -16,6 +17,8 @@ import {
   expectedListPets,
   isAcceptedAuthorization,
   isRefusal,
+  type ListPage,
+  matchesFilters,
   type Outcome,
   type Refusal,
 } from './support/contract-model';
@@ -156,14 +159,15 @@ describe('properties of the interface (fast-check)', () => {
     beforeAll(async () => {
       sut = await startApp({ env: { PUBLIC_BASE_URL } });
       // More than the largest page, so that every limit has a next page somewhere.
-      for (const [i, status] of seededStatuses(LIST_LIMIT.max + 30, SEED).entries()) await createPet(`seed-${i}`, status);
+      const names = fc.sample(searchedName, { seed: SEED, numRuns: LIST_LIMIT.max + 30 });
+      for (const [i, status] of seededStatuses(LIST_LIMIT.max + 30, SEED).entries()) await createPet(names[i], status);
     });
     afterAll(() => sut.close());
 
-    /** One page's invariants, whatever the query: at most `limit` pets, all of `status`, ids increasing past `after`. */
-    function expectPage(pets: Pet[], limit: number, status: Pet['status'] | undefined, after: number): void {
+    /** One page's invariants, whatever the query: at most `limit` pets, all passing the filters, ids increasing past `after`. */
+    function expectPage(pets: Pet[], limit: number, filters: ListPage['filters'], after: number): void {
       expect(pets.length).toBeLessThanOrEqual(limit);
-      for (const pet of pets) if (status) expect(pet.status).toBe(status);
+      for (const pet of pets) expect({ pet, matches: matchesFilters(pet, filters) }).toEqual({ pet, matches: true });
       pets.reduce((previous, pet) => {
         expect(pet.id).toBeGreaterThan(previous);
         return pet.id;
@@ -177,7 +181,7 @@ describe('properties of the interface (fast-check)', () => {
         const cases = fc.record({
           query: listQuery,
           walk: fc.boolean(),
-          addDuringWalk: fc.option(fc.constantFrom(...PET_STATUSES), { nil: undefined, freq: 4 }),
+          addDuringWalk: fc.option(fc.tuple(searchedName, fc.constantFrom(...PET_STATUSES)), { nil: undefined, freq: 4 }),
         });
         await fc.assert(
           fc.asyncProperty(cases, async ({ query, walk, addDuringWalk }) => {
@@ -189,32 +193,34 @@ describe('properties of the interface (fast-check)', () => {
               expect(response.headers.get('link')).toBeNull();
               return;
             }
-            const { limit, status, pets, hasNext } = expected.value;
-            expectPage(body as Pet[], limit, status, 0);
+            const { limit, filters, pets, hasNext } = expected.value;
+            expectPage(body as Pet[], limit, filters, 0);
             expect(body).toEqual(pets);
             const next = nextLink(response);
             expect({ next: next !== undefined }).toEqual({ next: hasNext });
             if (next === undefined) return;
             const link = new URL(next);
             expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_BASE_URL}/pets`);
-            expect([...link.searchParams.keys()].sort()).toEqual(status ? ['cursor', 'limit', 'status'] : ['cursor', 'limit']);
-            expect({ limit: link.searchParams.get('limit'), status: link.searchParams.get('status') }).toEqual({
+            // The link keeps every filter: the same name, and the same category (digits as a number writes them).
+            const given = Object.entries(filters).filter(([, value]) => value !== undefined);
+            expect([...link.searchParams.keys()].sort()).toEqual(['cursor', 'limit', ...given.map(([name]) => name)].sort());
+            expect(Object.fromEntries([...link.searchParams].filter(([name]) => name !== 'cursor'))).toEqual({
               limit: String(limit),
-              status: status ?? null,
+              ...Object.fromEntries(given.map(([name, value]) => [name, name === 'categoryId' ? String(Number(value)) : value])),
             });
             if (!walk) return;
 
             // Every pet that matched when the walk began, exactly once and in order; one added meanwhile at most once.
             const last = pets[pets.length - 1].id;
-            const matching = stored.filter((pet) => pet.id > last && (status === undefined || pet.status === status));
-            const added = addDuringWalk === undefined ? undefined : await createPet(`added-${stored.length}`, addDuringWalk);
+            const matching = stored.filter((pet) => pet.id > last && matchesFilters(pet, filters));
+            const added = addDuringWalk === undefined ? undefined : await createPet(...addDuringWalk);
             const seen: Pet[] = [];
             let page: string | undefined = next;
             for (let pages = 0; page !== undefined && pages < MAX_PAGES; pages += 1) {
               const answer: Response = await fetch(page.replace(PUBLIC_BASE_URL, `${sut.origin}/v1`), { headers: AUTH });
               expect(answer.status).toBe(200);
               const items = (await answer.json()) as Pet[];
-              expectPage(items, limit, status, seen.at(-1)?.id ?? last);
+              expectPage(items, limit, filters, seen.at(-1)?.id ?? last);
               seen.push(...items);
               page = nextLink(answer);
             }

@@ -24,6 +24,7 @@ export {
 } from './lib/new-pet-rules';
 export type { FieldProblem, FieldRule, NewPetFieldProblems, NewPetProblems } from './lib/new-pet-rules';
 export { CURSOR_RULE, IDEMPOTENCY_KEY_RULE } from './lib/request-rules';
+export { CATEGORY_FILTER_RULE, NAME_SEARCH_RULE, nameSearchKey } from './lib/pet-search';
 export type { OperationId, Scope } from './lib/scopes';
 export {
   API_PREFIX,

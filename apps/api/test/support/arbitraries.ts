@@ -32,8 +32,8 @@ const junkText = oneOf<string>(
 );
 
 const unknownParameterName = oneOf<string>(
-  [3, fc.constantFrom('Limit', 'STATUS', 'staus', 'cursor ', 'page', 'offset', 'id', 'limit[]', 'status.0', '')],
-  [2, junkText.filter((name) => !['limit', 'status', 'cursor'].includes(name))],
+  [3, fc.constantFrom('Limit', 'STATUS', 'staus', 'cursor ', 'page', 'offset', 'id', 'limit[]', 'status.0', '', 'Name', 'category', 'categoryid', 'q')],
+  [2, junkText.filter((name) => !['limit', 'status', 'name', 'categoryId', 'cursor'].includes(name))],
 );
 
 export const limitValue = oneOf<string>(
@@ -47,6 +47,34 @@ export const statusValue = oneOf<string>(
   [12, fc.constantFrom(...PET_STATUSES)],
   [1, fc.mixedCase(fc.constantFrom(...PET_STATUSES))],
   [1, fc.constantFrom('', ' sold', 'sold ', 'lost', 'available,sold', 'null', 'sold\u0000')],
+);
+
+/**
+ * Names the listPets property test stores, chosen so that searches meet what makes folding matter: accents, a sharp s
+ * against "SS", full-width letters, a ligature, final and medial sigma, and LIKE's and FTS5's own characters.
+ */
+export const SEARCHED_NAMES = ['Rex', 'rex junior', 'RÉX', 'Éloïse', 'eloise', 'Straße', 'STRASSE', 'Ｒｅｘ', 'ﬁfi', 'ΟΔΥΣΣΕΥΣ', 'ὀδυσσεύς', '100%_cat', 'a"b\\c', 'Mr Whiskers', '🐈 Tom'];
+
+/** A name pet: one of SEARCHED_NAMES, sometimes with a number after it. */
+export const searchedName = fc.tuple(fc.constantFrom(...SEARCHED_NAMES), fc.option(fc.integer({ min: 0, max: 99 }), { nil: undefined })).map(([name, n]) => (n === undefined ? name : `${name} ${n}`));
+
+/** Pieces of the stored names in any case (one or two characters too, which no trigram serves), and text never stored or refused. */
+export const nameValue = oneOf<string>(
+  [10, fc.tuple(fc.constantFrom(...SEARCHED_NAMES), fc.nat(), fc.integer({ min: 1, max: 8 })).chain(([name, start, length]) => {
+    const points = [...name];
+    const from = start % points.length;
+    return fc.mixedCase(fc.constant(points.slice(from, from + length).join('')));
+  })],
+  [2, fc.constantFrom('strasse', 'STRAẞE', 'ÉLO', 'odysseus', 'οδυσσευσ', 'ΣΣ', 'rex', 'fi', '%', '_', '\\', '"', 'x'.repeat(100), 'nobody')],
+  [2, fc.constantFrom('', ' ', '  ', 'x'.repeat(101), 'a\tb', 'a\nb', '\u0000', 'a\u007f', 'a\u0085b', '\u00a0')],
+  [1, junkText],
+);
+
+/** Categories of stored pets (1 to 7), one no pet has, and values the service refuses. */
+export const categoryValue = oneOf<string>(
+  [10, fc.integer({ min: 1, max: 8 }).map(String)],
+  [1, fc.constantFrom('007', String(MAX_ID))],
+  [2, fc.constantFrom('0', '-1', '2.5', 'abc', '', ' 1', '1e1', '0x10', String(MAX_ID + 1), '9'.repeat(20), '１')],
 );
 
 /** Cursors of real positions (mostly near the stored ids), of impossible ones, and text the service never made. */
@@ -64,8 +92,10 @@ const parameter = oneOf<QueryPart>(
   [4, fc.tuple(fc.constant('limit'), limitValue)],
   [4, fc.tuple(fc.constant('status'), statusValue)],
   [3, fc.tuple(fc.constant('cursor'), cursorValue)],
+  [2, fc.tuple(fc.constant('name'), nameValue)],
+  [2, fc.tuple(fc.constant('categoryId'), categoryValue)],
   [1, fc.tuple(unknownParameterName, oneOf<string>([1, fc.constant('1')], [1, junkText]))],
-  [1, fc.record({ bare: fc.constantFrom('limit', 'status', 'cursor', 'x') })],
+  [1, fc.record({ bare: fc.constantFrom('limit', 'status', 'name', 'categoryId', 'cursor', 'x') })],
   [1, fc.record({ raw: rawQueryText })],
 );
 
@@ -80,6 +110,8 @@ export const listQuery: fc.Arbitrary<QueryPart[]> = oneOf<QueryPart[]>(
       .record({
         limit: sometimes(limitValue, 3, 2),
         status: sometimes(statusValue, 1, 1),
+        name: sometimes(nameValue, 1, 1),
+        categoryId: sometimes(categoryValue, 1, 2),
         cursor: sometimes(cursorValue, 2, 3),
       })
       .map((values) => Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)),

@@ -174,36 +174,67 @@ export const cursorAfter = (lastId: number | string) => Buffer.from(`p1.${lastId
 export const isLimit = (text: string) =>
   /^[0-9]+$/.test(text) && Number(text) >= LIST_LIMIT.min && Number(text) <= LIST_LIMIT.max;
 
+/**
+ * listPets' `name`: one to 100 code points, not only whitespace, no control character (C0, DEL, C1), as a name a
+ * person types is; the service could not find a lone surrogate in any stored name either.
+ */
+export const isNameFilter = (text: string) =>
+  /\S/u.test(text) && [...text].length <= 100 && !/\p{Cc}/u.test(text) && !/\p{Cs}/u.test(text);
+
+/** `categoryId` in a query: base-10 digits naming a whole number from 1 to 2^53 - 1. */
+export const isCategoryFilter = (text: string) => /^[0-9]+$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_ID;
+
+/**
+ * Names compared without case (docs/api.md, "Finding pets by name"): compatibility forms as their plain characters
+ * (NFKC), then full case folding, which JavaScript has as upper-casing then lower-casing ("ß" → "SS" → "ss").
+ */
+export const foldedName = (text: string) => text.normalize('NFKC').toUpperCase().toLowerCase();
+
 export interface ListPage {
   limit: number;
-  status?: Pet['status'];
+  /** The filters as the request gave them, which the `next` link must carry unchanged. */
+  filters: { status?: Pet['status']; name?: string; categoryId?: string };
   /** The pets of this page, in id order. */
   pets: Pet[];
   /** Whether more pets match after this page, i.e. whether a `next` link must be sent. */
   hasNext: boolean;
 }
 
+/** Whether `pet` passes the filters of a page. */
+export function matchesFilters(pet: Pet, { status, name, categoryId }: ListPage['filters']): boolean {
+  return (
+    (status === undefined || pet.status === status) &&
+    (categoryId === undefined || pet.categoryId === Number(categoryId)) &&
+    (name === undefined || foldedName(pet.name).includes(foldedName(name)))
+  );
+}
+
+const LIST_PARAMETERS = ['limit', 'status', 'name', 'categoryId', 'cursor'];
+
 /** What GET /v1/pets{search} must answer when `stored` are the pets in the database, in id order. */
 export function expectedListPets(search: string, stored: readonly Pet[]): Outcome<ListPage> {
   const parameters = queryParameters(search);
   const values = (name: string) => parameters.filter(([key]) => key === name).map(([, value]) => value);
-  const [limits, statuses, cursors] = [values('limit'), values('status'), values('cursor')];
-  const unknown = unknownParameters(parameters, ['limit', 'status', 'cursor']);
-  const problems = unknown.filter(plainName);
-  const limitWrong = limits.length > 1 || (limits.length === 1 && !isLimit(limits[0]));
-  const statusWrong = statuses.length > 1 || (statuses.length === 1 && !isPetStatus(statuses[0]));
-  const cursorRepeated = cursors.length > 1;
-  if (limitWrong) problems.push('limit');
-  if (statusWrong) problems.push('status');
-  if (cursorRepeated) problems.push('cursor');
-  if (unknown.length > 0 || limitWrong || statusWrong || cursorRepeated) return refuse('validation_failed', problems);
-  // Checked apart from the others: a cursor that is text but not one of ours is noticed once the rest is valid.
+  const [limits, statuses, names, categoryIds, cursors] = LIST_PARAMETERS.map(values);
+  const problems = unknownParameters(parameters, LIST_PARAMETERS).filter(plainName);
+  const wrong = (found: string[], accepts: (text: string) => boolean) => found.length > 1 || (found.length === 1 && !accepts(found[0]));
+  const checks: Array<[string, boolean]> = [
+    ['limit', wrong(limits, isLimit)],
+    ['status', wrong(statuses, isPetStatus)],
+    ['name', wrong(names, isNameFilter)],
+    ['categoryId', wrong(categoryIds, isCategoryFilter)],
+    ['cursor', cursors.length > 1],
+  ];
+  for (const [name, isWrong] of checks) if (isWrong) problems.push(name);
+  if (unknownParameters(parameters, LIST_PARAMETERS).length > 0 || checks.some(([, isWrong]) => isWrong)) return refuse('validation_failed', problems);
+  // Checked apart from the others: a cursor that is text but not one of ours is noticed once the rest is valid. It is
+  // a place in id order, whatever filters the page that made it had.
   const after = cursors.length === 0 ? 0 : cursorPosition(cursors[0]);
   if (after === undefined) return refuse('validation_failed', ['cursor']);
   const limit = limits.length === 0 ? LIST_LIMIT.default : Number(limits[0]);
-  const status = statuses[0] as Pet['status'] | undefined;
-  const matching = stored.filter((pet) => pet.id > after && (status === undefined || pet.status === status));
-  return { status: 200, value: { limit, status, pets: matching.slice(0, limit), hasNext: matching.length > limit } };
+  const filters = { status: statuses[0] as Pet['status'] | undefined, name: names[0], categoryId: categoryIds[0] };
+  const matching = stored.filter((pet) => pet.id > after && matchesFilters(pet, filters));
+  return { status: 200, value: { limit, filters, pets: matching.slice(0, limit), hasNext: matching.length > limit } };
 }
 
 // ------------------------------------------------------------------------------------------------------------- getPet

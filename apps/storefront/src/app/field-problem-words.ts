@@ -20,6 +20,7 @@ const WORDS: Words = {
   tooLong: (field, { max, length }) => `The ${field} is too long: at most ${max} characters (this one has ${length}).`,
   tooShort: (field, { min, length }) => `The ${field} is too short: at least ${min} characters (this one has ${length}).`,
   nulCharacter: (field) => `The ${field} contains a hidden character that cannot be saved. ${RETYPE}`,
+  controlCharacter: (field) => `The ${field} contains a hidden character (a tab or a line break) that cannot be searched for. ${RETYPE}`,
   unpairedSurrogate: (field) => `The ${field} contains a broken character (half of an emoji or symbol) that cannot be saved. ${RETYPE}`,
   // "Whole number" and "1 or more" are what a person can act on; the service's "from 1 to 9007199254740991" is not.
   notWholeNumber: (field) => `The ${field} must be a whole number, such as 3.`,

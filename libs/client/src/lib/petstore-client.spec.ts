@@ -71,6 +71,12 @@ describe(PetstoreClient.name, () => {
       ]);
     });
 
+    it('sends the name and category filters, a space as %20 and a plus as %2B', async () => {
+      const { fetch, calls } = scriptedFetch(json(200, [rex]));
+      await client(fetch).sut.listPets({ name: 'Mr Whiskers+1 & Zoë', categoryId: 7, limit: 2 });
+      expect(calls[0].url).toBe(`${BASE}/pets?limit=2&name=Mr%20Whiskers%2B1%20%26%20Zo%C3%AB&categoryId=7`);
+    });
+
     it('sends no query parameters it was not given', async () => {
       const { fetch, calls } = scriptedFetch(json(200, []));
       await client(fetch).sut.listPets();
@@ -147,6 +153,14 @@ describe(PetstoreClient.name, () => {
         `${BASE}/pets?limit=2&status=available&cursor=c2`,
         `${BASE}/pets?limit=2&status=available&cursor=c4`,
       ]);
+    });
+
+    it('iterates with the name and category filters on every page', async () => {
+      const { fetch, calls } = scriptedFetch(page(pets.slice(0, 2), 'c2'), page(pets.slice(2)));
+      const seen: Pet[] = [];
+      for await (const pet of client(fetch).sut.iteratePets({ name: 'rex', categoryId: 3, pageSize: 2 })) seen.push(pet);
+      expect(seen).toEqual(pets);
+      expect(calls.map((c) => c.url)).toEqual([`${BASE}/pets?limit=2&name=rex&categoryId=3`, `${BASE}/pets?limit=2&name=rex&categoryId=3&cursor=c2`]);
     });
 
     it('stops fetching when the caller stops iterating', async () => {

@@ -11,6 +11,13 @@ export interface ListPetsParams {
   limit?: number | null;
   /** Only pets with this status. */
   status?: PetStatus | null;
+  /**
+   * Only pets whose name contains this text, ignoring case ("ÉLO" finds "Éloïse"): 1 to 100 characters, not only
+   * whitespace, no control characters. New in 1.1.0: a service of an earlier version refuses it.
+   */
+  name?: string | null;
+  /** Only pets of this category. New in 1.1.0: a service of an earlier version refuses it. */
+  categoryId?: number | null;
   /** Where the page starts: the `nextCursor` of the previous page, passed as it is (`null` means the first page). */
   cursor?: string | null;
 }
@@ -19,6 +26,10 @@ export interface ListPetsParams {
 export interface IteratePetsParams {
   /** Only pets with this status. */
   status?: PetStatus | null;
+  /** Only pets whose name contains this text, ignoring case, as for {@link PetstoreClient.listPets}. New in 1.1.0. */
+  name?: string | null;
+  /** Only pets of this category. New in 1.1.0. */
+  categoryId?: number | null;
   /** Pets fetched per request, 1 to 100. @default 20 (the service's default) */
   pageSize?: number | null;
 }
@@ -133,13 +144,13 @@ export class PetstoreClient {
 
   /** One page of pets, ordered by id. Follow `nextCursor` for the rest, or use {@link PetstoreClient.iteratePets}. */
   async listPets(params: ListPetsParams = {}, options: RequestOptions = {}): Promise<PetPage> {
-    const { limit, status, cursor } = params;
+    const { limit, status, name, categoryId, cursor } = params;
     const received = await this.call(
       {
         method: 'GET',
         path: '/pets',
         operation: 'listPets',
-        query: { limit, status, cursor },
+        query: { limit, status, name, categoryId, cursor },
         retryable: true,
       },
       this.resolve(options),
@@ -147,11 +158,15 @@ export class PetstoreClient {
     return { pets: parseBody<Pet[]>(received), nextCursor: nextCursorFrom(received.headers.get('link')) };
   }
 
-  /** Every pet (of one status, if given), page after page, until the last; `options` apply to each page's request. */
+  /**
+   * Every pet that passes the filters given (status, name, category), page after page, until the last; `options` apply
+   * to each page's request.
+   */
   async *iteratePets(params: IteratePetsParams = {}, options: RequestOptions = {}): AsyncGenerator<Pet, void, undefined> {
+    const { status, name, categoryId, pageSize } = params;
     let cursor: string | null = null;
     do {
-      const page = await this.listPets({ status: params.status, limit: params.pageSize, cursor }, options);
+      const page = await this.listPets({ status, name, categoryId, limit: pageSize, cursor }, options);
       yield* page.pets;
       cursor = page.nextCursor;
     } while (cursor !== null);
@@ -262,7 +277,8 @@ export class PetstoreClient {
   private url(path: string, query: Call['query'] = {}): string {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null) params.set(name, String(value));
-    const search = params.toString();
+    // A space as "%20" rather than URLSearchParams' "+", which a reader of the URL may take for a plus.
+    const search = params.toString().replace(/\+/g, '%20');
     return `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
   }
 

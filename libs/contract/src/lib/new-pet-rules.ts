@@ -16,6 +16,8 @@ export type FieldProblem =
   | { readonly kind: 'tooLong'; readonly max: number; readonly length: number }
   | { readonly kind: 'tooShort'; readonly min: number; readonly length: number }
   | { readonly kind: 'nulCharacter' }
+  /** A C0 or C1 control character (U+0000-U+001F, U+007F-U+009F): a search term holds none. */
+  | { readonly kind: 'controlCharacter' }
   | { readonly kind: 'unpairedSurrogate' }
   /** Not a whole number at all; `quoted` when a JSON string was sent where a JSON number belongs. */
   | { readonly kind: 'notWholeNumber'; readonly min: number; readonly max: number; readonly quoted: boolean }
@@ -53,6 +55,8 @@ export function describeProblem(field: string, problem: FieldProblem): string {
       return `${field} must be at least ${problem.min} characters (it has ${problem.length})`;
     case 'nulCharacter':
       return `${field} must not contain the NUL character (\\u0000)`;
+    case 'controlCharacter':
+      return `${field} must not contain control characters (U+0000 to U+001F, U+007F to U+009F)`;
     case 'unpairedSurrogate':
       return `${field} must not contain an unpaired surrogate (a lone \\ud800-\\udfff escape is not a character)`;
     case 'notWholeNumber':
@@ -110,7 +114,7 @@ function textRule(minLength: number, maxLength: number): FieldRule {
  * A whole number from `min` to `max` that JavaScript holds exactly. `jsonNumber`: the value comes from JSON, where a
  * string is a mistake worth naming; a query parameter's digits are converted before the rule sees them.
  */
-function wholeNumberRule(min: number, max: number, { jsonNumber }: { jsonNumber: boolean }): FieldRule {
+export function wholeNumberRule(min: number, max: number, { jsonNumber }: { jsonNumber: boolean }): FieldRule {
   return fieldRule((value) => {
     if (value === undefined) return { kind: 'missing' };
     if (typeof value !== 'number' || !Number.isInteger(value)) {

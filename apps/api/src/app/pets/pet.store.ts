@@ -8,9 +8,12 @@ export type { IdempotentInsert };
 /** A new pet as the stores write it: with the interface's default status filled in. */
 export type PetToCreate = NewPet & { status: PetStatus };
 
-/** One page of `pets`, ordered by id. */
+/** One page of `pets`, ordered by id: those after `afterId` that pass every filter given. */
 export interface PetPageQuery {
   status?: PetStatus;
+  categoryId?: number;
+  /** The `name` filter's nameSearchKey: pets whose name's key contains it. */
+  nameKey?: string;
   afterId: number;
   take: number;
 }

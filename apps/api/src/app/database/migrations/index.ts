@@ -3,6 +3,8 @@ import { CreateApiKeys1764288000000 } from './1764288000000-create-api-keys';
 import { CreateIdempotencyKeys1764374400000 } from './1764374400000-create-idempotency-keys';
 import { AddKeyScopesAndRotation1764460800000 } from './1764460800000-add-key-scopes-and-rotation';
 import { CreateWebhooks1764547200000 } from './1764547200000-create-webhooks';
+import { AddNameSearch1796000000000 } from './1796000000000-add-name-search';
+import { IndexNameSearch1796000000001 } from './1796000000001-index-name-search';
 
 /** Every migration, oldest first. */
 export const migrations = [
@@ -11,4 +13,6 @@ export const migrations = [
   CreateIdempotencyKeys1764374400000,
   AddKeyScopesAndRotation1764460800000,
   CreateWebhooks1764547200000,
+  AddNameSearch1796000000000,
+  IndexNameSearch1796000000001,
 ];

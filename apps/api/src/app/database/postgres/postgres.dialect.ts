@@ -6,6 +6,7 @@ import { DatabaseDialect } from '../database-dialect';
 import type { OptionsOf } from '../database-kind';
 import { type Heartbeat, WATCH_TIMING } from '../database-watch';
 import { destroyConnection, PostgresHeartbeat } from './postgres-heartbeat';
+import { fillMissingNameKeys } from '../migrations/name-key-fill';
 import { SCHEMA_OPTIONS } from '../schema';
 
 type PostgresConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
@@ -112,22 +113,50 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
   }
 
   /**
-   * Several instances may start at once: one transaction takes a transaction-scoped advisory lock, then runs every
-   * pending migration, so one instance migrates while the others wait, then find nothing left to do. Transaction-scoped
+   * Several instances may start at once: one transaction takes a transaction-scoped advisory lock, then runs the
+   * pending migrations, so one instance migrates while the others wait, then find nothing left to do. Transaction-scoped
    * rather than a session lock, which a pooler in transaction mode (PgBouncer) would leave on whichever server
-   * connection took it; and all or nothing, since PostgreSQL's DDL is transactional.
+   * connection took it; and all or nothing, since PostgreSQL's DDL is transactional. A migration that says
+   * `transaction = false` (an index built CONCURRENTLY, which no transaction may hold) runs after the ones before it
+   * committed, outside the lock, and is safe to run twice; it is recorded under the lock. Last, the search keys that
+   * instances of an older version left out are written (fillMissingNameKeys).
    */
   async migrate(dataSource: DataSource): Promise<Migration[]> {
+    const applied: Migration[] = [];
+    for (;;) {
+      const outside = await this.underMigrationLock(dataSource, async (executor) => {
+        for (const migration of await executor.getPendingMigrations()) {
+          if (migration.instance?.transaction === false) return migration;
+          applied.push(await executor.executeMigration(migration));
+        }
+        return undefined;
+      });
+      if (!outside) break;
+      const runner = dataSource.createQueryRunner();
+      try {
+        await outside.instance?.up(runner);
+      } finally {
+        await runner.release();
+      }
+      await this.underMigrationLock(dataSource, async (executor) => {
+        const pending = await executor.getPendingMigrations();
+        if (pending.some(({ name }) => name === outside.name)) await executor.insertMigration(outside);
+      });
+      applied.push(outside);
+    }
+    await fillMissingNameKeys(dataSource);
+    return applied;
+  }
+
+  private async underMigrationLock<T>(dataSource: DataSource, work: (executor: MigrationExecutor) => Promise<T>): Promise<T> {
     const runner = dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction();
       await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-      const executor = new MigrationExecutor(dataSource, runner);
-      executor.transaction = 'all';
-      const applied = await executor.executePendingMigrations();
+      const result = await work(new MigrationExecutor(dataSource, runner));
       await runner.commitTransaction();
-      return applied;
+      return result;
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       throw error;
@@ -135,4 +164,5 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
       await runner.release();
     }
   }
+
 }

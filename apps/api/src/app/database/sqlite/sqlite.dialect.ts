@@ -4,6 +4,7 @@ import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
 import type { OptionsOf } from '../database-kind';
 import { statementSpans } from '../../observability/statement-spans';
+import { fillMissingNameKeys } from '../migrations/name-key-fill';
 import { SCHEMA_OPTIONS } from '../schema';
 import { spannedDatabase } from './spanned-database';
 import { TransactionQueue } from './transaction-queue';
@@ -59,18 +60,21 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
 
   /**
    * The write lock, taken before the migrations table is read, serves as SQLite's advisory lock: a second process waits
-   * (its busy timeout) instead of running the same migrations, which apply all or none.
+   * (its busy timeout) instead of running the same migrations, which apply all or none. Then the search keys that a
+   * process of an older version sharing the file left out are written (fillMissingNameKeys).
    */
   async migrate(dataSource: DataSource): Promise<Migration[]> {
     await dataSource.query('BEGIN IMMEDIATE');
+    let applied: Migration[];
     try {
-      const applied = await dataSource.runMigrations({ transaction: 'none' });
+      applied = await dataSource.runMigrations({ transaction: 'none' });
       await dataSource.query('COMMIT');
-      return applied;
     } catch (error) {
       await dataSource.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+    await fillMissingNameKeys(dataSource);
+    return applied;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { type FieldList, type FieldSpec, fieldEntries, type Pet, PET_FIELDS } from '@petstore/contract';
+import { type FieldList, type FieldSpec, fieldEntries, nameSearchKey, type Pet, PET_FIELDS } from '@petstore/contract';
 import { toSafeInteger } from '../../database/safe-integer';
 
 /** How a field of each kind is kept in a table and served. */
@@ -39,16 +39,27 @@ export const columnName = (field: string): string => field.replace(/[A-Z]/g, (le
 /** A row as selected with `selectList`: the contract's field names, the database's values. */
 export type SelectedRow<T> = Readonly<Partial<Record<keyof T & string, unknown>>>;
 
+/** A column the store writes beside the fields, computed from the record, and never served (a search key). */
+export interface DerivedColumn<Written> {
+  column: string;
+  postgresType: ColumnOfKind['postgresType'];
+  valueOf: (record: Written) => unknown;
+}
+
 /**
  * A table's columns, statements' parts and row mapping, from a field list: every statement on `pets`, toPet and the
  * response schema are built from PET_FIELDS's, so that a field of a known kind needs only its entry and a migration.
+ * `derived` columns are written after the fields' on every insert.
  */
-export function rowMappingOf<T, Written extends Partial<T>>(fields: FieldList<T>) {
+export function rowMappingOf<T, Written extends Partial<T>>(fields: FieldList<T>, derived: ReadonlyArray<DerivedColumn<Written>> = []) {
   const entries = fieldEntries(fields);
   const names = entries.map(([field]) => field);
   const columns = entries.map(([field, spec]) => ({ field, column: columnName(field), optional: spec.optional === true, ...columnOf(spec) }));
-  const written = columns.filter((_, index) => !entries[index][1].assigned);
-  const valueOf = (record: Written, field: string) => (record as Record<string, unknown>)[field] ?? null;
+  const valueOfField = (field: string) => (record: Written) => (record as Record<string, unknown>)[field] ?? null;
+  const written = [
+    ...columns.filter((_, index) => !entries[index][1].assigned).map(({ field, column, postgresType }) => ({ column, postgresType, valueOf: valueOfField(field) })),
+    ...derived,
+  ];
 
   /**
    * Reads each field from `source[keys[i]]`; an optional field without a value (a NULL column, or none) is left out,
@@ -74,9 +85,9 @@ export function rowMappingOf<T, Written extends Partial<T>>(fields: FieldList<T>
     /** Their PostgreSQL types, in the same order. */
     insertPostgresTypes: written.map(({ postgresType }) => postgresType),
     /** A new record's values for `insertColumns`; an optional field left out is NULL. */
-    insertValues: (record: Written): unknown[] => written.map(({ field }) => valueOf(record, field)),
+    insertValues: (record: Written): unknown[] => written.map(({ valueOf }) => valueOf(record)),
     /** The same, a column at a time over many records: PostgreSQL's batch insert takes each column as an array. */
-    insertColumnValues: (records: Written[]): unknown[][] => written.map(({ field }) => records.map((record) => valueOf(record, field))),
+    insertColumnValues: (records: Written[]): unknown[][] => written.map(({ valueOf }) => records.map(valueOf)),
     /** Every column, each named as the contract names its field (`category_id AS "categoryId"`); qualified by `table` in a join. */
     selectList: (table?: string): string => columns.map(({ field, column }) => `${table ? `${table}.` : ''}${column} AS "${field}"`).join(', '),
     /** The one mapping from a row selected with `selectList` to the contract's record, fields in the list's order. */
@@ -92,7 +103,12 @@ export function rowMappingOf<T, Written extends Partial<T>>(fields: FieldList<T>
   } as const;
 }
 
-const PET_ROWS = rowMappingOf<Pet, Omit<Pet, 'id'>>(PET_FIELDS);
+/** The name's search key (nameSearchKey), which listPets' `name` filter looks up: docs/api.md, "Finding pets by name". */
+export const NAME_KEY_COLUMN = 'name_key';
+
+const PET_ROWS = rowMappingOf<Pet, Omit<Pet, 'id'>>(PET_FIELDS, [
+  { column: NAME_KEY_COLUMN, postgresType: 'varchar', valueOf: (pet) => nameSearchKey(pet.name) },
+]);
 
 export type PetRow = SelectedRow<Pet>;
 export const {

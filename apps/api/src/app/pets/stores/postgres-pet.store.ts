@@ -8,14 +8,28 @@ import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
 import { DatabasePetStore } from './database-pet.store';
-import { petSelectList, type PetRow, toPet } from './pet-row';
+import { pageStatementOf } from './pet-page-sql';
+import { NAME_KEY_COLUMN, petSelectList, type PetRow, toPet } from './pet-row';
 import { writePostgresCreates } from './postgres-create-sql';
 
 const PET_COLUMNS = petSelectList();
 
+/** LIKE's own characters in a key, escaped with LIKE's default escape, the backslash. */
+const likeLiteral = (key: string) => key.replace(/[\\%_]/g, '\\$&');
+
+/**
+ * A name search of three characters or more is a LIKE the pg_trgm GIN index on the key serves; the planner weighs it
+ * against walking the primary key in id order, which wins when many names match (plans: docs/performance.md).
+ */
+const pageStatement = pageStatementOf({
+  selectList: petSelectList('p'),
+  wrap: (select) => select,
+  indexedName: { from: 'pets p', condition: `p.${NAME_KEY_COLUMN} LIKE ?`, idColumn: 'p.id', value: (key) => `%${likeLiteral(key)}%` },
+  scannedName: `strpos(p.${NAME_KEY_COLUMN}, ?) > 0`,
+  numbered: true,
+});
+
 const SQL = {
-  page: `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`,
-  pageByStatus: `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
   // One statement for any number of ids, from an array parameter.
   byIds: `SELECT ${PET_COLUMNS} FROM pets WHERE id = ANY($1)`,
   purgeClaims: `DELETE FROM idempotency_keys WHERE ${CLAIM_COLUMN.createdAt} <= $1`,
@@ -39,8 +53,8 @@ export class PostgresPetStore extends DatabasePetStore {
     return this.select(SQL.byIds, [ids]);
   }
 
-  protected selectPage({ status, afterId, take }: PetPageQuery): Promise<Pet[]> {
-    return status === undefined ? this.select(SQL.page, [afterId, take]) : this.select(SQL.pageByStatus, [status, afterId, take]);
+  protected selectPage(query: PetPageQuery): Promise<Pet[]> {
+    return this.select(...pageStatement(query));
   }
 
   protected writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]> {

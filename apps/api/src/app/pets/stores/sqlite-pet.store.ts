@@ -8,7 +8,8 @@ import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
 import { DatabasePetStore } from './database-pet.store';
-import { PET_COLUMN_NAMES, valuesToPet } from './pet-row';
+import { pageStatementOf } from './pet-page-sql';
+import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, valuesToPet } from './pet-row';
 import { writeSqliteCreates } from './sqlite-create-sql';
 
 /** As many as libuv's default thread pool has threads. */
@@ -19,9 +20,26 @@ const READERS = 4;
 // docs/performance.md, SQLite rows).
 const AS_JSON = `json_group_array(json_array(${PET_COLUMN_NAMES.join(', ')}) ORDER BY id) AS pets`;
 
+/**
+ * A name search of three characters or more reads the FTS5 trigram table `pets_name` (kept by triggers on `pets`, in
+ * the insert's transaction) in rowid order, which is id order, and joins each match to its pet: CROSS JOIN keeps that
+ * order of the loops, where the planner would otherwise walk the status index and look up each pet's name.
+ */
+const pageStatement = pageStatementOf({
+  selectList: 'p.*',
+  wrap: (select) => `SELECT ${AS_JSON} FROM (${select})`,
+  indexedName: {
+    from: 'pets_name f CROSS JOIN pets p ON p.id = f.rowid',
+    condition: 'pets_name MATCH ?',
+    idColumn: 'f.rowid',
+    // One FTS5 phrase: the key in double quotes, a quote doubled, every character taken as written.
+    value: (key) => `"${key.replace(/"/g, '""')}"`,
+  },
+  scannedName: `instr(p.${NAME_KEY_COLUMN}, ?) > 0`,
+  numbered: false,
+});
+
 const SQL = {
-  page: `SELECT ${AS_JSON} FROM (SELECT * FROM pets WHERE id > ? ORDER BY id LIMIT ?)`,
-  pageByStatus: `SELECT ${AS_JSON} FROM (SELECT * FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?)`,
   // One statement for any number of ids, read from a JSON array: one prepared statement serves every batch size.
   byIds: `SELECT ${AS_JSON} FROM pets WHERE id IN (SELECT value FROM json_each(?))`,
   purgeClaims: `DELETE FROM idempotency_keys WHERE ${CLAIM_COLUMN.createdAt} <= ?`,
@@ -55,8 +73,8 @@ export class SqlitePetStore extends DatabasePetStore {
     return this.select(SQL.byIds, [JSON.stringify(ids)]);
   }
 
-  protected selectPage({ status, afterId, take }: PetPageQuery): Promise<Pet[]> {
-    return status === undefined ? this.select(SQL.page, [afterId, take]) : this.select(SQL.pageByStatus, [status, afterId, take]);
+  protected selectPage(query: PetPageQuery): Promise<Pet[]> {
+    return this.select(...pageStatement(query));
   }
 
   protected writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]> {

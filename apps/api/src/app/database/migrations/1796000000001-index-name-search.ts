@@ -1,0 +1,55 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { perDatabase } from '../per-database';
+import { fillMissingNameKeys } from './name-key-fill';
+
+/** How often to look again at an index another instance is building. */
+const BUILDING_POLL_MS = 500;
+
+/**
+ * PostgreSQL's half of listPets' filters (SQLite's is all in AddNameSearch1796000000000): the pets' search keys, a
+ * batch per short transaction, and three indexes each built CONCURRENTLY, which lets the table's readers and writers go
+ * on while it is built. That is why this migration runs outside a transaction (PostgresDialect.migrate), and why each
+ * step is safe to run again: after a failure, or while another instance runs it too.
+ */
+export class IndexNameSearch1796000000001 implements MigrationInterface {
+  name = 'IndexNameSearch1796000000001';
+  transaction = false;
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    if (perDatabase(queryRunner, { sqlite: true, postgres: false })) return;
+    // First, so that the fill at every start finds the pets an instance of 1.0 inserted without a key at once.
+    await buildConcurrently(queryRunner, 'pets_name_key_missing', 'ON pets (id) WHERE name_key IS NULL');
+    await fillMissingNameKeys(queryRunner);
+    await buildConcurrently(queryRunner, 'pets_name_key_trgm', 'ON pets USING gin (name_key gin_trgm_ops)');
+    await buildConcurrently(queryRunner, 'pets_category_id_id', 'ON pets (category_id, id)');
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    if (perDatabase(queryRunner, { sqlite: true, postgres: false })) return;
+    for (const index of ['pets_category_id_id', 'pets_name_key_trgm', 'pets_name_key_missing']) {
+      await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
+    }
+  }
+}
+
+/**
+ * Builds the index unless a valid one is there. A build that failed or was cancelled leaves an INVALID index behind,
+ * dropped here and built again; one that another instance is building right now is invalid too, and is waited for.
+ */
+async function buildConcurrently(queryRunner: QueryRunner, name: string, definition: string): Promise<void> {
+  for (;;) {
+    const [index] = (await queryRunner.query(
+      `SELECT i.indisvalid AS valid, EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = i.indexrelid) AS building
+       FROM pg_index i WHERE i.indexrelid = to_regclass($1)`,
+      [name],
+    )) as Array<{ valid: boolean; building: boolean }>;
+    if (index?.valid) return;
+    if (index?.building) {
+      await sleep(BUILDING_POLL_MS);
+      continue;
+    }
+    if (index) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+    await queryRunner.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ${definition}`);
+  }
+}

@@ -1,0 +1,50 @@
+import { nameSearchKey } from '@petstore/contract';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { perDatabase } from '../per-database';
+
+/** Pets keyed per statement: a short transaction each, so that a live table's writers hardly wait. */
+const BATCH = 2_000;
+
+interface FillSql {
+  missing: string;
+  fill: string;
+  values: (rows: Missing[]) => unknown[];
+}
+
+const FILL_SQL: Record<'sqlite' | 'postgres', FillSql> = {
+  sqlite: {
+    missing: 'SELECT id, name FROM pets WHERE name_key IS NULL AND id > ? ORDER BY id LIMIT ?',
+    fill: `UPDATE pets SET name_key = json_extract(batch.value, '$[1]') FROM json_each(?) AS batch
+           WHERE pets.id = json_extract(batch.value, '$[0]') AND pets.name_key IS NULL`,
+    values: (rows: Missing[]) => [JSON.stringify(rows.map(({ id, name }) => [Number(id), nameSearchKey(name)]))],
+  },
+  postgres: {
+    missing: 'SELECT id, name FROM pets WHERE name_key IS NULL AND id > $1 ORDER BY id LIMIT $2',
+    fill: `UPDATE pets SET name_key = batch.key FROM unnest($1::bigint[], $2::varchar[]) AS batch (id, key)
+           WHERE pets.id = batch.id AND pets.name_key IS NULL`,
+    values: (rows: Missing[]) => [rows.map(({ id }) => id), rows.map(({ name }) => nameSearchKey(name))],
+  },
+};
+
+interface Missing {
+  id: number | string;
+  name: string;
+}
+
+/**
+ * Writes the search key (nameSearchKey) of every pet that has none: all of them once the column is added, and
+ * afterwards any pet an instance of version 1.0 inserted during a rolling upgrade, found through the partial index
+ * `pets_name_key_missing`. Keys are JavaScript's to compute (Unicode normalisation and case folding alike on both
+ * databases), so the service writes them: on insert, and here. Returns how many pets it keyed.
+ */
+export async function fillMissingNameKeys(on: DataSource | QueryRunner): Promise<number> {
+  const sql = perDatabase(on, FILL_SQL);
+  let filled = 0;
+  for (let afterId: number | string = 0; ; ) {
+    const rows = (await on.query(sql.missing, [afterId, BATCH])) as Missing[];
+    if (rows.length === 0) return filled;
+    await on.query(sql.fill, sql.values(rows));
+    filled += rows.length;
+    afterId = rows[rows.length - 1].id;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Pet } from '@petstore/contract';
+import { DataSource } from 'typeorm';
+import { loadDatabaseConfig } from '../src/app/config/app-config';
+import { dialectFor } from '../src/app/database/chosen-dialect';
+import { migrations } from '../src/app/database/migrations';
+import { AddNameSearch1796000000000 } from '../src/app/database/migrations/1796000000000-add-name-search';
+import { IndexNameSearch1796000000001 } from '../src/app/database/migrations/1796000000001-index-name-search';
+import { AUTH, startApp } from './support/test-app';
+import { createTestDatabase, TEST_DATABASE, type TestDatabase } from './support/test-database';
+
+// A database made by version 1.0, with pets in it: 1.1 migrates it on start (on PostgreSQL, its indexes built
+// CONCURRENTLY outside a transaction), and every pet it held is found by name and by category.
+describe('the name search migrations on a database made by 1.0', () => {
+  const NAMES = ['Éloïse', 'Straße', 'Rex', 'T-Rex', 'Ｒｅｘ', '🐈 Tom'];
+  let database: TestDatabase;
+
+  /** The schema as 1.0 left it, and its pets, inserted as 1.0 did: without a search key, which it did not know. */
+  async function databaseOfVersion10(count: number): Promise<void> {
+    database = await createTestDatabase();
+    const dialect = dialectFor(loadDatabaseConfig({ DATABASE_URL: database.url }));
+    const before = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, migrations.indexOf(AddNameSearch1796000000000)) });
+    await dialect.connectOnce(before);
+    await before.runMigrations();
+    const placeholders = TEST_DATABASE === 'postgres' ? '($1, $2, $3)' : '(?, ?, ?)';
+    for (let n = 0; n < count; n += 1) {
+      await before.query(`INSERT INTO pets (name, category_id, status) VALUES ${placeholders}`, [`${NAMES[n % NAMES.length]} ${n}`, 1 + (n % 4), 'available']);
+    }
+    await before.destroy();
+  }
+  afterEach(() => database?.drop());
+
+  const found = async (origin: string, query: string) => {
+    const response = await fetch(`${origin}/v1/pets?${query.includes('limit=') ? '' : 'limit=100&'}${query}`, { headers: AUTH });
+    expect({ query, status: response.status }).toEqual({ query, status: 200 });
+    return ((await response.json()) as Pet[]).map((pet) => pet.name);
+  };
+
+  it('finds every pet 1.0 stored, by name (indexed or scanned) and by category', async () => {
+    // More than a batch of the key fill (2,000), so that it takes several.
+    await databaseOfVersion10(4_500);
+    const sut = await startApp({ database });
+    try {
+      const stored = Array.from({ length: 4_500 }, (_, n) => ({ n, name: `${NAMES[n % NAMES.length]} ${n}`, categoryId: 1 + (n % 4) }));
+      const expected = (keep: (pet: (typeof stored)[number]) => boolean, limit = 100) => stored.filter(keep).slice(0, limit).map(({ name }) => name);
+      expect(await found(sut.origin, 'name=REX%204496')).toEqual(['Rex 4496']);
+      expect(await found(sut.origin, `name=${encodeURIComponent('ÉLOÏSE 42')}`)).toEqual(expected(({ n }) => n % 6 === 0 && String(n).startsWith('42')));
+      expect(await found(sut.origin, 'name=%F0%9F%90%88&limit=3')).toEqual(['🐈 Tom 5', '🐈 Tom 11', '🐈 Tom 17']);
+      expect(await found(sut.origin, 'name=strasse%204&categoryId=2&limit=3')).toEqual(
+        expected(({ n, categoryId }) => n % 6 === 1 && categoryId === 2 && String(n).startsWith('4'), 3),
+      );
+      const [{ missing }] = (await sut.app.get(DataSource).query('SELECT count(*) AS missing FROM pets WHERE name_key IS NULL')) as Array<{ missing: number | string }>;
+      expect(Number(missing)).toBe(0);
+    } finally {
+      await sut.close();
+    }
+  });
+
+  (TEST_DATABASE === 'postgres' ? it : it.skip)('builds a valid pg_trgm index, and builds it again after a build that failed', async () => {
+    await databaseOfVersion10(50);
+    const valid = (dataSource: DataSource) =>
+      dataSource.query(`SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                        WHERE c.relname IN ('pets_name_key_trgm', 'pets_name_key_missing', 'pets_category_id_id') ORDER BY c.relname`);
+    const expected = ['pets_category_id_id', 'pets_name_key_missing', 'pets_name_key_trgm'].map((name) => ({ name, valid: true }));
+    const first = await startApp({ database });
+    try {
+      const dataSource = first.app.get(DataSource);
+      expect(await valid(dataSource)).toEqual(expected);
+      // What a CREATE INDEX CONCURRENTLY that was cancelled or timed out leaves: an invalid index, and the migration
+      // not recorded. The next start drops it and builds it again.
+      await dataSource.query(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'pets_name_key_trgm'::regclass`);
+      await dataSource.query(`DELETE FROM migrations WHERE name = $1`, [new IndexNameSearch1796000000001().name]);
+    } finally {
+      await first.close();
+    }
+    const second = await startApp({ database });
+    try {
+      expect(await valid(second.app.get(DataSource))).toEqual(expected);
+      expect(await found(second.origin, 'name=rex%2044')).toEqual(['Rex 44']);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { MAX_ID, NAME_LENGTH } from './interface';
+import { codePointLength, type FieldRule, fieldRule, wholeNumberRule } from './new-pet-rules';
+
+// listPets' two filters beside `status`: `name`, a case-insensitive substring of the pet's name, and `categoryId`.
+// Their rules are the document's and the service's (dto/list-pets-query.dto.ts), and a client's or the CLI's before
+// sending; the key is how the service compares names (docs/api.md, "Finding pets by name").
+
+/**
+ * A name as the search compares it: NFKC (full-width letters, ligatures and other compatibility forms as their plain
+ * letters), then full case folding (upper-cased, then lower-cased: "Straße" and "STRASSE" both become "strasse", a
+ * final sigma matches any sigma). `name` matches a pet when its key is a substring of the pet's name's key. Accents
+ * stay: "élo" finds "Éloïse", "elo" does not.
+ */
+export const nameSearchKey = (text: string): string => text.normalize('NFKC').toUpperCase().toLowerCase();
+
+/**
+ * listPets' `name`: 1 to 100 characters, as a name is, not only whitespace, with no control character (U+0000-U+001F,
+ * U+007F-U+009F, which no name a person types holds) and no unpaired surrogate.
+ */
+export const NAME_SEARCH_RULE: FieldRule = fieldRule((value) => {
+  if (value === undefined) return { kind: 'missing' };
+  if (typeof value !== 'string') return { kind: 'notString' };
+  if (!/\S/u.test(value)) return { kind: 'blank' };
+  const length = codePointLength(value);
+  if (length > NAME_LENGTH.max) return { kind: 'tooLong', max: NAME_LENGTH.max, length };
+  if (/\p{Cc}/u.test(value)) return { kind: 'controlCharacter' };
+  if (/\p{Cs}/u.test(value)) return { kind: 'unpairedSurrogate' };
+  return undefined;
+});
+
+/** listPets' `categoryId`: a whole number from 1 to 2^53 - 1, written in base 10 in the query. */
+export const CATEGORY_FILTER_RULE: FieldRule = wholeNumberRule(1, MAX_ID, { jsonNumber: false });
