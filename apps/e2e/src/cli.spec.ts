@@ -130,6 +130,15 @@ describe('the petstore CLI', () => {
       expect(JSON.parse(run.stdout).map((pet: { name: string }) => pet.name)).toEqual(['Rex', 'Mia', 'Oli']);
     });
 
+    it('finds pets by --name in any case, and narrows by --category', async () => {
+      const byName = await petstore(['pets', 'list', '--name', 'I', '--json']);
+      expect(JSON.parse(byName.stdout).map((pet: { name: string }) => pet.name)).toEqual(['Mia', 'Oli']);
+      const both = await petstore(['pets', 'list', '--name', 'MIA', '--category', '3']);
+      expect(readTextTable(both.stdout)).toEqual([{ ID: '3', NAME: 'Mia', CATEGORY: '3', STATUS: 'available' }]);
+      const none = await petstore(['pets', 'list', '--name', 'mia', '--category', '4', '--json']);
+      expect({ code: none.code, stdout: none.stdout.trim() }).toEqual({ code: 0, stdout: '[]' });
+    });
+
     it('prints one page of --limit pets and names on stderr the --cursor of the next page', async () => {
       const run = await petstore(['pets', 'list', '--limit', '2']);
 

@@ -99,9 +99,15 @@ interface AxeViolation {
   }
   /** Each row's cells as text, the header row left out. */
   const table = async () => (await rows().evaluateAll((all) => all.slice(1).map((row) => [...row.children].map((cell) => cell.textContent))));
+  /** Waits until the table lists exactly these names, in this order: a search's answer has replaced the list. */
+  const listed = (names: string[]) =>
+    page.waitForFunction(
+      (expected) => JSON.stringify([...document.querySelectorAll('table tbody tr')].map((row) => row.children[1]?.textContent)) === JSON.stringify(expected),
+      names,
+    );
   const addPet = async (name: string, category: string, status?: string) => {
-    await page.getByLabel('Name').fill(name);
-    await page.getByLabel('Category').fill(category);
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Category', { exact: true }).fill(category);
     if (status) await page.getByLabel('Status', { exact: true }).selectOption(status);
     await page.getByRole('button', { name: 'Add pet' }).click();
   };
@@ -177,6 +183,45 @@ interface AxeViolation {
     expect(await accessibilityViolations()).toEqual([]);
   });
 
+  it('finds pets by name and category, in the address, each search replacing the list, "No pets match" when none does', async () => {
+    for (const [name, categoryId] of [['Searched Éloïse', 71], ['Searched ELOISE', 72], ['Searched Straße', 71]] as const) {
+      expect((await postPet(service.origin, { name, categoryId, status: 'available' })).status).toBe(201);
+    }
+    await open();
+    await connect();
+    await page.getByRole('table').waitFor();
+    const searches = () => apiRequests.map(({ url }) => new URL(url).searchParams).filter((query) => query.has('name') || query.has('categoryId'));
+
+    // Typed key by key: every search sent is of text typed so far, and the last of the whole of it.
+    await page.getByLabel('Search by name').pressSequentially('searched ÉLO');
+    await page.waitForURL(/\?name=searched%20%C3%89LO$/);
+    await listed(['Searched Éloïse']);
+    expect(searches().every((query) => 'searched ÉLO'.startsWith(query.get('name') ?? '-'))).toBe(true);
+    expect(searches().at(-1)?.get('name')).toBe('searched ÉLO');
+
+    // One change, one search.
+    const before = searches().length;
+    await page.getByLabel('Search by name').fill('searched STRASSE');
+    await listed(['Searched Straße']);
+    expect(searches().length - before).toBe(1);
+
+    await page.getByLabel('Search by name').fill('searched');
+    await page.getByLabel('Filter by category').fill('71');
+    await listed(['Searched Éloïse', 'Searched Straße']);
+    await page.waitForURL(/\?name=searched&categoryId=71$/);
+    await page.reload();
+    await listed(['Searched Éloïse', 'Searched Straße']);
+    expect(await page.getByLabel('Search by name').inputValue()).toBe('searched');
+    expect(await page.getByLabel('Filter by category').inputValue()).toBe('71');
+
+    await page.getByLabel('Search by name').fill('nobody by this name');
+    await page.getByText('No pets match.').waitFor();
+    expect(await rows().count()).toBe(1);
+    await page.getByLabel('Filter by category').fill('seventy');
+    await page.getByText('The category must be a whole number, such as 3.').waitFor();
+    expect(await accessibilityViolations()).toEqual([]);
+  });
+
   it('loads more by the cursor until the last page', async () => {
     await seed(45, 'pending', 'Paged');
     await open(service.origin, '/storefront/?status=pending');
@@ -234,8 +279,8 @@ interface AxeViolation {
     await open();
     await connect();
     await page.getByRole('table').waitFor();
-    await page.getByLabel('Name').fill('Double Rex');
-    await page.getByLabel('Category').fill('3');
+    await page.getByLabel('Name', { exact: true }).fill('Double Rex');
+    await page.getByLabel('Category', { exact: true }).fill('3');
     await page.getByRole('button', { name: 'Add pet' }).dblclick();
     await page.getByRole('cell', { name: 'Double Rex' }).waitFor();
     expect(await storedNamed('Double Rex')).toHaveLength(1);
@@ -327,6 +372,13 @@ interface AxeViolation {
     await tabTo('Add pet');
     await page.keyboard.press('Enter');
     await page.getByRole('cell', { name: 'Keyboard Rex' }).waitFor();
+    await tabTo('Search by name');
+    await page.keyboard.type('KEYBOARD R');
+    await page.waitForURL(/\?name=KEYBOARD%20R$/);
+    await listed(['Keyboard Rex']);
+    await tabTo('Filter by category');
+    await page.keyboard.type('5');
+    await page.getByText('No pets match.').waitFor();
   });
 
   it('fits a 320 px wide screen: nothing wider than the screen, every control within it, a long name wrapped at its spaces', async () => {

@@ -35,6 +35,25 @@ describe('pets', () => {
       expect(sut.sent[0].url).toBe(`${BASE}/pets?limit=5&status=pending`);
     });
 
+    it('sends --name and --category as the name and categoryId filters', async () => {
+      const sut = await runCli(['pets', 'list', '--name', 'Mr Rex', '--category', '3', '--status', 'available'], { responses: [reply(200, [rex])] });
+
+      expect(sut.code).toBe(0);
+      expect(sut.sent[0].url).toBe(`${BASE}/pets?status=available&name=Mr%20Rex&categoryId=3`);
+    });
+
+    it('keeps --name and --category on every page with --all', async () => {
+      const sut = await runCli(['pets', 'list', '--all', '--name', 'rex', '--category', '3', '--limit', '1', '--json'], {
+        responses: [reply(200, [rex], next('c2')), reply(200, [bo])],
+      });
+
+      expect(sut.code).toBe(0);
+      expect(sut.sent.map((request) => request.url)).toEqual([
+        `${BASE}/pets?limit=1&name=rex&categoryId=3`,
+        `${BASE}/pets?limit=1&name=rex&categoryId=3&cursor=c2`,
+      ]);
+    });
+
     it('names on stderr the --cursor of the next page, and --all, when the page has a next link', async () => {
       const sut = await runCli(['pets', 'list', '--limit', '1'], { responses: [reply(200, [rex], next('c2'))] });
 
@@ -89,6 +108,11 @@ describe('pets', () => {
       ['--limit must be a whole number from 1 to 100 (got 1e3)', ['--limit', '1e3']],
       ['--limit must be a whole number from 1 to 100 (got "")', ['--limit', '', '--all']],
       ['--status must be one of available, pending, sold (got lost)', ['--status', 'lost']],
+      ['--name must not be empty or only whitespace (got "")', ['--name', '']],
+      ['--name must be at most 100 characters (it has 101)', ['--name', 'x'.repeat(101)]],
+      ['--name must not contain control characters (U+0000 to U+001F, U+007F to U+009F) (got "a\\tb")', ['--name', 'a\tb']],
+      ['--category must be a whole number from 1 to 9007199254740991 (got 0)', ['--category', '0']],
+      ['--category must be a whole number from 1 to 9007199254740991 (got two)', ['--category', 'two']],
       ['--cursor must contain only the characters A-Z, a-z, 0-9, _ and - (got p1.2)', ['--cursor', 'p1.2']],
       ['--cursor must not be empty or only whitespace (got " ")', ['--cursor', ' ']],
       ['--cursor must be at most 40 characters (it has 41)', ['--cursor', 'c'.repeat(41)]],

@@ -1,5 +1,16 @@
 import type { NewPet, Pet, PetStatus } from '@petstore/client';
-import { CURSOR_RULE, IDEMPOTENCY_KEY_RULE, LIST_LIMIT, LIST_LIMIT_RULE, PET_FIELDS, PET_STATUS_RULE, PET_STATUSES, SAFE_ID_RULE } from '@petstore/contract';
+import {
+  CATEGORY_FILTER_RULE,
+  CURSOR_RULE,
+  IDEMPOTENCY_KEY_RULE,
+  LIST_LIMIT,
+  LIST_LIMIT_RULE,
+  NAME_SEARCH_RULE,
+  PET_FIELDS,
+  PET_STATUS_RULE,
+  PET_STATUSES,
+  SAFE_ID_RULE,
+} from '@petstore/contract';
 import { type Command, Option } from 'commander';
 import type { CliIo, CommandContext } from '../context';
 import { checked, wholeNumber } from '../parsers';
@@ -10,6 +21,8 @@ import { fieldOptionsOf } from './pet-field-options';
 
 interface ListOptions {
   status?: string;
+  name?: string;
+  category?: string;
   limit?: string;
   cursor?: string;
   all?: boolean;
@@ -33,6 +46,8 @@ export function registerPetsCommands(program: Command, { io, connect }: CommandC
     .command('list')
     .description('list pets ordered by id: one page, or every page with --all')
     .option('--status <status>', `only pets with this status: ${PET_STATUSES.join(', ')}`)
+    .option('--name <text>', 'only pets whose name contains this text, in any case ("rex" finds "T-Rex")')
+    .option('--category <id>', 'only pets of this category')
     .option('--limit <n>', `pets per page, ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (the service defaults to ${LIST_LIMIT.default})`)
     .addOption(new Option('--cursor <cursor>', 'the next page: the cursor the page before named on stderr').conflicts('all'))
     .option('--all', 'follow every page to the end')
@@ -40,20 +55,23 @@ export function registerPetsCommands(program: Command, { io, connect }: CommandC
     .addHelpText(
       'after',
       '\nWhen more pets follow a page, stderr names the cursor of the next one: repeat the command\n' +
-        'with --cursor <cursor>, or use --all. With --json too, whose stdout stays a JSON array.',
+        'with --cursor <cursor> (and the same filters), or use --all. With --json too, whose stdout\n' +
+        'stays a JSON array.',
     )
     .action(async (options: ListOptions, command: Command) => {
       const status = checked<PetStatus>(command, '--status', options.status, PET_STATUS_RULE);
+      const name = checked<string>(command, '--name', options.name, NAME_SEARCH_RULE);
+      const categoryId = checked<number>(command, '--category', options.category, CATEGORY_FILTER_RULE, wholeNumber);
       const limit = checked<number>(command, '--limit', options.limit, LIST_LIMIT_RULE, wholeNumber);
       const cursor = checked<string>(command, '--cursor', options.cursor, CURSOR_RULE);
       const client = connect(command, 'listPets');
       if (options.all) {
         const all: Pet[] = [];
-        for await (const pet of client.iteratePets({ status, pageSize: limit })) all.push(pet);
+        for await (const pet of client.iteratePets({ status, name, categoryId, pageSize: limit })) all.push(pet);
         printPets(io, all, options.json);
         return;
       }
-      const page = await client.listPets({ status, limit, cursor });
+      const page = await client.listPets({ status, name, categoryId, limit, cursor });
       printPets(io, page.pets, options.json);
       // On stderr, so that a table or JSON piped on holds only pets; but also with --json, so that a person piping
       // it to another program learns that the array is one page of several.

@@ -76,6 +76,82 @@ describe(App.name, () => {
     expect(service.sent.map(({ url }) => url.searchParams.get('status'))).toEqual(['sold', 'available', null]);
   });
 
+  describe('finding pets by name and category', () => {
+    const stored: Pet[] = [
+      { id: 1, name: 'Rex', categoryId: 1, status: PetStatus.Available },
+      { id: 2, name: 'Éloïse', categoryId: 2, status: PetStatus.Sold },
+      { id: 3, name: 'T-Rex', categoryId: 2, status: PetStatus.Available },
+    ];
+    const searched = () => service.sent.filter(({ method }) => method === 'GET').map(({ url }) => Object.fromEntries(url.searchParams));
+
+    it('reads the search and the category from the address, shows them, and sends them', async () => {
+      open(stored, { path: '/storefront/?name=REX&categoryId=2' });
+      await waitFor(() => expect(names()).toEqual(['T-Rex']));
+      expect(screen.getByLabelText('Search by name')).toHaveProperty('value', 'REX');
+      expect(screen.getByLabelText('Filter by category')).toHaveProperty('value', '2');
+      expect(searched()).toEqual([{ name: 'REX', categoryId: '2' }]);
+    });
+
+    it('searches once typing pauses, for the text typed last, and keeps it in the address', async () => {
+      open(stored);
+      await waitFor(() => expect(rows()).toHaveLength(3));
+      const box = screen.getByLabelText('Search by name');
+      for (const text of ['é', 'él', 'élo']) fireEvent.change(box, { target: { value: text } });
+      await waitFor(() => expect(names()).toEqual(['Éloïse']));
+      expect(searched()).toEqual([{}, { name: 'élo' }]);
+      expect(window.location.search).toBe('?name=%C3%A9lo');
+      fireEvent.change(screen.getByLabelText('Filter by category'), { target: { value: '2' } });
+      fireEvent.change(box, { target: { value: '' } });
+      await waitFor(() => expect(names()).toEqual(['Éloïse', 'T-Rex']));
+      expect(window.location.search).toBe('?categoryId=2');
+    });
+
+    it('drops the answer to a search typed over: its request is aborted, and only the latest is shown', async () => {
+      open(stored);
+      await waitFor(() => expect(rows()).toHaveLength(3));
+      let answer!: (response: Response) => void;
+      service.next(() => new Promise<Response>((resolve) => (answer = resolve)));
+      fireEvent.change(screen.getByLabelText('Search by name'), { target: { value: 'rex' } });
+      await waitFor(() => expect(service.sent).toHaveLength(2));
+      fireEvent.change(screen.getByLabelText('Search by name'), { target: { value: 'élo' } });
+      await waitFor(() => expect(names()).toEqual(['Éloïse']));
+      expect(service.sent[1].signal?.aborted).toBe(true);
+      await act(async () => answer(new Response(JSON.stringify(stored.slice(0, 1)), { status: 200, headers: { 'content-type': 'application/json' } })));
+      expect(names()).toEqual(['Éloïse']);
+    });
+
+    it('says "No pets match." when nothing does', async () => {
+      open(stored, { path: '/storefront/?name=nobody' });
+      expect(await screen.findByText('No pets match.')).toBeTruthy();
+    });
+
+    it('says what is wrong with a category that is not one, and does not search with it', async () => {
+      open(stored);
+      await waitFor(() => expect(rows()).toHaveLength(3));
+      fireEvent.change(screen.getByLabelText('Filter by category'), { target: { value: 'two' } });
+      expect(await screen.findByText('The category must be a whole number, such as 3.')).toBeTruthy();
+      expect(screen.getByLabelText('Filter by category').getAttribute('aria-invalid')).toBe('true');
+      fireEvent.change(screen.getByLabelText('Filter by category'), { target: { value: '0' } });
+      expect(await screen.findByText('The category must be 1 or more.')).toBeTruthy();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(searched()).toEqual([{}]);
+    });
+
+    it('lists a pet added here only when it passes the search', async () => {
+      open(stored, { path: '/storefront/?name=rex' });
+      await waitFor(() => expect(names()).toEqual(['Rex', 'T-Rex']));
+      const add = async (name: string) => {
+        fireEvent.change(screen.getByLabelText('Name'), { target: { value: name } });
+        fireEvent.change(screen.getByLabelText('Category'), { target: { value: '1' } });
+        fireEvent.click(screen.getByRole('button', { name: 'Add pet' }));
+        await screen.findByText(new RegExp(`Added ${name}`));
+      };
+      await add('Bo');
+      await add('REXY');
+      expect(names()).toEqual(['Rex', 'T-Rex', 'REXY']);
+    });
+  });
+
   it('says so when there are no pets', async () => {
     open([], { path: '/storefront/?status=pending' });
     expect(await screen.findByText('No pending pets.')).toBeTruthy();

@@ -1,28 +1,27 @@
-import type { PetStatus } from '@petstore/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { AddPetSection } from './add-pet-section';
 import { ConnectSection } from './connect-section';
 import { type Connection, forgetConnection, saveConnection, savedConnection } from './connection';
 import { clientOf, connectionState } from './connection-state';
 import { PetsSection } from './pets-section';
-import { statusInUrl, urlWithStatus } from './status-filter';
+import { filtersInUrl, type ListFilters, urlWithFilters } from './list-filters';
 import { usePetList } from './use-pet-list';
 
 /** The storefront: connect with a key, browse the pets, add one; everything through @petstore/client. */
 export function App() {
   const [connection, setConnection] = useState<Connection | undefined>(() => savedConnection());
-  const [status, setStatus] = useState<PetStatus | undefined>(() => statusInUrl());
+  const [filters, setFilters] = useState<ListFilters>(() => filtersInUrl());
   // Counts connections: the form starts afresh with each, since what one key may not do says nothing of the next.
   const [connections, setConnections] = useState(0);
 
   const opened = useMemo(() => clientOf(connection), [connection]);
   const { client } = opened;
-  const list = usePetList(client, status);
+  const list = usePetList(client, filters);
   const state = connectionState(opened, list);
 
   // Back and forward move through the filters chosen on this page.
   useEffect(() => {
-    const onPopState = () => setStatus(statusInUrl());
+    const onPopState = () => setFilters(filtersInUrl());
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
   }, []);
@@ -36,9 +35,11 @@ export function App() {
     forgetConnection();
     setConnection(undefined);
   };
-  const filter = (next: PetStatus | undefined) => {
-    window.history.pushState(null, '', urlWithStatus(next));
-    setStatus(next);
+  // A status chosen is a step Back returns to; a search typed replaces the address, or Back would retrace every pause.
+  const filter = (next: ListFilters) => {
+    const typed = next.name !== filters.name || next.categoryId !== filters.categoryId;
+    window.history[typed ? 'replaceState' : 'pushState'](null, '', urlWithFilters(next));
+    setFilters(next);
   };
 
   return (
@@ -53,7 +54,7 @@ export function App() {
         {client && state.kind === 'connected' && (
           <>
             <AddPetSection key={connections} client={client} onCreated={list.added} />
-            <PetsSection list={list} status={status} onStatusChange={filter} />
+            <PetsSection list={list} filters={filters} onFiltersChange={filter} />
           </>
         )}
       </main>

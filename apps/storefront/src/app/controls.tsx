@@ -25,8 +25,8 @@ interface TextFieldProps {
   problem?: string;
   inputRef?: Ref<HTMLInputElement>;
   inputMode?: 'numeric';
-  /** `date`: the browser's date picker, whose value is YYYY-MM-DD. */
-  type?: 'date';
+  /** `date`: the browser's date picker, whose value is YYYY-MM-DD; `search`: a search box (Escape clears it). */
+  type?: 'date' | 'search';
   onChange(value: string): void;
 }
 

@@ -2,12 +2,14 @@ import { fieldEntries, type Pet, PET_FIELDS, PET_STATUSES, type PetStatus } from
 import { useId } from 'react';
 import { Alert, ChoiceOptions } from './controls';
 import { describeError } from './describe-error';
+import type { ListFilters } from './list-filters';
+import { SearchFields } from './search-fields';
 import type { PetList } from './use-pet-list';
 
 interface Props {
   list: PetList;
-  status?: PetStatus;
-  onStatusChange(status: PetStatus | undefined): void;
+  filters: ListFilters;
+  onFiltersChange(filters: ListFilters): void;
 }
 
 const COLUMNS = fieldEntries(PET_FIELDS);
@@ -15,26 +17,30 @@ const COLUMNS = fieldEntries(PET_FIELDS);
 /** The field that names a pet, its first text: on a narrow screen it heads the pet's block, unlabelled (styles.css). */
 const TITLE = COLUMNS.find(([, spec]) => spec.kind === 'text')?.[0];
 
-function summary({ pets, more, loading, error }: PetList, status?: PetStatus): string {
+function summary({ pets, more, loading, error }: PetList, { status, name, categoryId }: ListFilters): string {
   if (loading) return 'Loading pets…';
   if (error !== undefined) return '';
-  if (pets.length === 0) return status ? `No ${status} pets.` : 'No pets yet.';
+  if (pets.length === 0) {
+    if (name !== undefined || categoryId !== undefined) return 'No pets match.';
+    return status ? `No ${status} pets.` : 'No pets yet.';
+  }
   const count = `${pets.length} ${pets.length === 1 ? 'pet' : 'pets'}`;
   return more ? `${count} shown; there are more.` : `${count}, all shown.`;
 }
 
-/** The pets, filtered by status, a page at a time. */
-export function PetsSection({ list, status, onStatusChange }: Props) {
+/** The pets, found by name and filtered by category and status, a page at a time. */
+export function PetsSection({ list, filters, onFiltersChange }: Props) {
   const id = useId();
   return (
     <section aria-labelledby={`${id}-heading`} className="panel pets">
       <h2 id={`${id}-heading`}>Pets</h2>
+      <SearchFields filters={filters} onChange={onFiltersChange} />
       <div className="field inline">
         <label htmlFor={`${id}-status`}>Filter by status</label>
         <select
           id={`${id}-status`}
-          value={status ?? ''}
-          onChange={(event) => onStatusChange(event.target.value === '' ? undefined : (event.target.value as PetStatus))}
+          value={filters.status ?? ''}
+          onChange={(event) => onFiltersChange({ ...filters, status: event.target.value === '' ? undefined : (event.target.value as PetStatus) })}
         >
           <option value="">all</option>
           <ChoiceOptions values={PET_STATUSES} />
@@ -73,7 +79,7 @@ export function PetsSection({ list, status, onStatusChange }: Props) {
         </table>
       </div>
       <p id={`${id}-summary`} role="status" className="note">
-        {summary(list, status)}
+        {summary(list, filters)}
       </p>
       {list.more && (
         <button type="button" onClick={list.loadMore} disabled={list.loading}>

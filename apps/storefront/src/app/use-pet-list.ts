@@ -1,6 +1,7 @@
 import type { PetstoreClient } from '@petstore/client';
-import type { Pet, PetStatus } from '@petstore/contract';
+import type { Pet } from '@petstore/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ListFilters, passesFilters, sameFilters } from './list-filters';
 
 export interface PetList {
   pets: Pet[];
@@ -12,28 +13,30 @@ export interface PetList {
   /** Why the last page asked for failed, as the client threw it. */
   error?: unknown;
   loadMore(): void;
-  /** A pet created on this page: listed at once when it matches the filter. */
+  /** A pet created on this page: listed at once when it passes the filters. */
   added(pet: Pet): void;
 }
 
 /** By id, each once: pages and pets added here meet in the order the service lists them. */
 const merged = (pets: Pet[], more: Pet[]) => [...new Map([...pets, ...more].map((pet) => [pet.id, pet])).values()].sort((a, b) => a.id - b.id);
 
-/** The pets with `status` (all without it), a page at a time by the service's cursor. */
-export function usePetList(client: PetstoreClient | undefined, status: PetStatus | undefined): PetList {
+/** The pets that pass `filters` (all without any), a page at a time by the service's cursor. */
+export function usePetList(client: PetstoreClient | undefined, filters: ListFilters): PetList {
+  const { status, name, categoryId } = filters;
   const [pets, setPets] = useState<Pet[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(client !== undefined);
   const [answered, setAnswered] = useState(false);
   const [error, setError] = useState<unknown>();
-  const [listed, setListed] = useState({ client, status });
-  // Cancelled when the client or the filter changes: an answer to the list before is dropped, never merged.
+  const [listed, setListed] = useState({ client, filters });
+  // Cancelled when the client or a filter changes: an answer to the list before is dropped, never merged. So a search
+  // typed on is one request at a time, the one for the latest text.
   const current = useRef<AbortController>(undefined);
 
   // Reset while rendering, not in an effect: the render that brings a new client or filter must not show the pets, the
   // error or the "answered" of the one before (which would say "Connected" for a key not yet tried).
-  if (listed.client !== client || listed.status !== status) {
-    setListed({ client, status });
+  if (listed.client !== client || !sameFilters(listed.filters, filters)) {
+    setListed({ client, filters });
     setPets([]);
     setCursor(null);
     setError(undefined);
@@ -48,7 +51,7 @@ export function usePetList(client: PetstoreClient | undefined, status: PetStatus
       setLoading(true);
       setError(undefined);
       try {
-        const page = await client.listPets({ status, cursor: from }, { signal });
+        const page = await client.listPets({ status, name, categoryId, cursor: from }, { signal });
         setPets((shown) => (from === null ? page.pets : merged(shown, page.pets)));
         setCursor(page.nextCursor);
         setAnswered(true);
@@ -58,7 +61,7 @@ export function usePetList(client: PetstoreClient | undefined, status: PetStatus
         if (!signal.aborted) setLoading(false);
       }
     },
-    [client, status],
+    [client, status, name, categoryId],
   );
 
   useEffect(() => {
@@ -74,9 +77,9 @@ export function usePetList(client: PetstoreClient | undefined, status: PetStatus
 
   const added = useCallback(
     (pet: Pet) => {
-      if (status === undefined || pet.status === status) setPets((shown) => merged(shown, [pet]));
+      if (passesFilters(pet, { status, name, categoryId })) setPets((shown) => merged(shown, [pet]));
     },
-    [status],
+    [status, name, categoryId],
   );
 
   return { pets, more: cursor !== null, loading, answered, error, loadMore, added };

@@ -1,4 +1,5 @@
 import type { Pet } from '@petstore/contract';
+import { passesFilters } from '../app/list-filters';
 
 /** A request the page sent, as the tests' fetch saw it. */
 export interface SentRequest {
@@ -6,6 +7,8 @@ export interface SentRequest {
   url: URL;
   headers: Headers;
   body?: unknown;
+  /** The request's signal: aborted when the page gave up on it. */
+  signal?: AbortSignal;
 }
 
 type Answer = Response | Promise<Response>;
@@ -17,9 +20,20 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 export const refusal = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
   json(status, { code, message, status }, headers);
 
+/** As a browser's fetch does: a request aborted before its answer came rejects with an AbortError. */
+function abortable(answer: Answer, signal: AbortSignal | undefined): Promise<Response> {
+  if (!signal) return Promise.resolve(answer);
+  return new Promise<Response>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(answer).then(resolve, reject);
+  });
+}
+
 /**
  * The pets of the page's component tests, answered as the service answers `listPets` and `createPet` (pages of `limit`
- * by id, a `Link: rel="next"` cursor, the created pet echoed). `next` overrides the next answer, for refusals and
+ * by id and filters, a `Link: rel="next"` cursor, the created pet echoed). `next` overrides the next answer, for refusals and
  * answers that are held back. Every request is recorded.
  */
 export class PetService {
@@ -40,17 +54,20 @@ export class PetService {
   readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(String(input));
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    this.sent.push({ method: init.method ?? 'GET', url, headers: new Headers(init.headers), body });
+    this.sent.push({ method: init.method ?? 'GET', url, headers: new Headers(init.headers), body, signal: init.signal ?? undefined });
     const queued = this.queued.shift();
-    if (queued) return queued();
-    return init.method === 'POST' ? this.create(body as Omit<Pet, 'id'>) : this.list(url);
+    const answer = queued ? queued() : init.method === 'POST' ? this.create(body as Omit<Pet, 'id'>) : this.list(url);
+    return abortable(answer, init.signal ?? undefined);
   };
 
   private list(url: URL): Response {
-    const status = url.searchParams.get('status');
-    const after = Number(url.searchParams.get('cursor') ?? 0);
-    const limit = Number(url.searchParams.get('limit') ?? 20);
-    const matching = this.pets.filter((pet) => (status === null || pet.status === status) && pet.id > after);
+    const query = (name: string) => url.searchParams.get(name) ?? undefined;
+    const after = Number(query('cursor') ?? 0);
+    const limit = Number(query('limit') ?? 20);
+    const category = query('categoryId');
+    const filters = { status: query('status') as Pet['status'] | undefined, name: query('name'), categoryId: category === undefined ? undefined : Number(category) };
+    // The service's filters, names compared as it compares them (the contract's nameSearchKey).
+    const matching = this.pets.filter((pet) => passesFilters(pet, filters) && pet.id > after);
     const page = matching.slice(0, limit);
     const more = matching.length > limit;
     const next = new URL(url);

@@ -3,8 +3,14 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { perDatabase } from '../per-database';
 import { fillMissingNameKeys } from './name-key-fill';
 
-/** How often to look again at an index another instance is building. */
+/** How often to look again while another instance builds an index on `pets`. */
 const BUILDING_POLL_MS = 500;
+
+/**
+ * Two builds on one table that start at the same moment wait for each other, and PostgreSQL cancels one (deadlock
+ * detected); two of one name, the second refused (the name taken). Either way the loser waits and looks again.
+ */
+const RACED_BUILD = new Set(['40P01', '23505', '42P07']);
 
 /**
  * PostgreSQL's half of listPets' filters (SQLite's is all in AddNameSearch1796000000000): the pets' search keys, a
@@ -34,22 +40,28 @@ export class IndexNameSearch1796000000001 implements MigrationInterface {
 }
 
 /**
- * Builds the index unless a valid one is there. A build that failed or was cancelled leaves an INVALID index behind,
- * dropped here and built again; one that another instance is building right now is invalid too, and is waited for.
+ * Builds the index unless a valid one is there. Instances starting together take turns: each waits while any index
+ * of `pets` is being built (one build waits for every transaction older than itself, another build's included). A
+ * build that failed or was cancelled leaves an INVALID index behind, dropped here and built again.
  */
 async function buildConcurrently(queryRunner: QueryRunner, name: string, definition: string): Promise<void> {
   for (;;) {
-    const [index] = (await queryRunner.query(
-      `SELECT i.indisvalid AS valid, EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = i.indexrelid) AS building
-       FROM pg_index i WHERE i.indexrelid = to_regclass($1)`,
-      [name],
-    )) as Array<{ valid: boolean; building: boolean }>;
+    while (await buildingOnPets(queryRunner)) await sleep(BUILDING_POLL_MS);
+    const [index] = (await queryRunner.query('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [name])) as Array<{ valid: boolean }>;
     if (index?.valid) return;
-    if (index?.building) {
-      await sleep(BUILDING_POLL_MS);
-      continue;
+    try {
+      if (index) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+      await queryRunner.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ${definition}`);
+    } catch (error) {
+      if (!RACED_BUILD.has((error as { code?: string }).code ?? '')) throw error;
     }
-    if (index) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-    await queryRunner.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ${definition}`);
   }
+}
+
+/** Whether a session, this one aside, is building an index of `pets` now. */
+async function buildingOnPets(queryRunner: QueryRunner): Promise<boolean> {
+  const [{ building }] = (await queryRunner.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'pets'::regclass AND pid <> pg_backend_pid()) AS building`,
+  )) as Array<{ building: boolean }>;
+  return building;
 }

@@ -2,6 +2,8 @@ import { nameSearchKey } from '@petstore/contract';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { perDatabase } from '../per-database';
 
+const DEADLOCK_DETECTED = '40P01';
+
 /** Pets keyed per statement: a short transaction each, so that a live table's writers hardly wait. */
 const BATCH = 2_000;
 
@@ -31,6 +33,18 @@ interface Missing {
   name: string;
 }
 
+/** One batch; instances filling at once may lock its rows in another order, and the one PostgreSQL cancels goes again. */
+async function fillBatch(on: DataSource | QueryRunner, sql: FillSql, rows: Missing[]): Promise<void> {
+  for (;;) {
+    try {
+      await on.query(sql.fill, sql.values(rows));
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== DEADLOCK_DETECTED) throw error;
+    }
+  }
+}
+
 /**
  * Writes the search key (nameSearchKey) of every pet that has none: all of them once the column is added, and
  * afterwards any pet an instance of version 1.0 inserted during a rolling upgrade, found through the partial index
@@ -43,7 +57,7 @@ export async function fillMissingNameKeys(on: DataSource | QueryRunner): Promise
   for (let afterId: number | string = 0; ; ) {
     const rows = (await on.query(sql.missing, [afterId, BATCH])) as Missing[];
     if (rows.length === 0) return filled;
-    await on.query(sql.fill, sql.values(rows));
+    await fillBatch(on, sql, rows);
     filled += rows.length;
     afterId = rows[rows.length - 1].id;
   }
