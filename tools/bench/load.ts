@@ -24,11 +24,23 @@ export const WORKLOADS: Workload[] = [
   { name: 'POST /v1/pets', key: 'create', target: { overReference: 2.0, postgresOverSqlite: 0.9 }, method: 'POST', path: '/v1/pets', body: NEW_PET },
 ];
 
-export const LARGE_WORKLOADS: Workload[] = ['available', 'pending'].map((status) => ({
-  name: `GET /v1/pets?limit=20&status=${status}`,
-  method: 'GET' as const,
-  path: `/v1/pets?limit=20&status=${status}`,
-}));
+const listOf = (query: string): Workload => ({ name: `GET /v1/pets?limit=20&${query}`, method: 'GET', path: `/v1/pets?limit=20&${query}` });
+
+/**
+ * The large benchmark's lists: by status (most pets available, 0.1% pending), and the 1.1.0 filters on the seeded
+ * names "Pet 1" … "Pet 1000000" and categories 1 to 50. "pet 1" matches many names (a ninth of them), "pet 99999" a few
+ * (11, at the highest ids: the worst place for a walk in id order); "99" and "é" are shorter than the trigram index
+ * serves, the first matching often, the second never (a pass over every name).
+ */
+export const LARGE_WORKLOADS = {
+  statusMany: listOf('status=available'),
+  statusFew: listOf('status=pending'),
+  nameMany: listOf('name=pet%201'),
+  nameFew: listOf('name=pet%2099999'),
+  shortMany: listOf('name=99'),
+  shortNone: listOf('name=%C3%A9'),
+  category: listOf('categoryId=7'),
+} satisfies Record<string, Workload>;
 
 export interface Measurement {
   /** Completed requests over wrk's measured duration. */

@@ -1,3 +1,4 @@
+import { nameSearchKey } from '@petstore/contract';
 import Database from 'better-sqlite3';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,12 +38,22 @@ export function seededCopy(template: string, file: string, count: number): strin
   return file;
 }
 
-/** `count` pets (ids 1..count) into a migrated, empty SQLite file, by one prepared statement in one transaction. */
+/**
+ * `count` pets (ids 1..count) into a migrated, empty SQLite file, by one prepared statement in one transaction. With
+ * their search keys, as the service writes them, where the schema has the column (an earlier build's, --baseline, has
+ * not); its triggers fill the name index.
+ */
 export function seedSqlite(file: string, count: number): void {
   const db = new Database(file);
-  const insert = db.prepare('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)');
+  const keyed = (db.prepare(`SELECT count(*) AS found FROM pragma_table_info('pets') WHERE name = 'name_key'`).get() as { found: number }).found > 0;
+  const insert = keyed
+    ? db.prepare('INSERT INTO pets (name, category_id, status, name_key) VALUES (?, ?, ?, ?)')
+    : db.prepare('INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?)');
   db.transaction(() => {
-    for (let n = 1; n <= count; n++) insert.run(nameOf(n), categoryOf(n), statusOf(n));
+    for (let n = 1; n <= count; n++) {
+      const values = [nameOf(n), categoryOf(n), statusOf(n)];
+      insert.run(...(keyed ? [...values, nameSearchKey(nameOf(n))] : values));
+    }
   })();
   db.close();
   checkpoint(file);
@@ -52,11 +63,18 @@ export function seedSqlite(file: string, count: number): void {
 export async function seedPostgres(databaseUrl: string, count: number): Promise<void> {
   const ns = Array.from({ length: count }, (_, i) => i + 1);
   await withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query(`SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'pets' AND column_name = 'name_key'`);
+    const names = ns.map(nameOf);
+    // With the search keys where the schema has them (not an earlier build's, --baseline).
     await client.query(
-      `INSERT INTO pets (name, category_id, status)
-       SELECT name, category_id, status FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS p(name, category_id, status, n)
-       ORDER BY n`,
-      [ns.map(nameOf), ns.map(categoryOf), ns.map(statusOf)],
+      rows.length > 0
+        ? `INSERT INTO pets (name, category_id, status, name_key)
+           SELECT name, category_id, status, name_key FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS p(name, category_id, status, name_key, n)
+           ORDER BY n`
+        : `INSERT INTO pets (name, category_id, status)
+           SELECT name, category_id, status FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS p(name, category_id, status, n)
+           ORDER BY n`,
+      [names, ns.map(categoryOf), ns.map(statusOf), ...(rows.length > 0 ? [names.map(nameSearchKey)] : [])],
     );
     // Fresh statistics, as a table that has lived a while would have: the planner then picks the index.
     await client.query('VACUUM ANALYZE pets');

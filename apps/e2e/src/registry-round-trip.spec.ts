@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { type NodeProcess, NPM_ENV, spawnService, stopNode, waitUntilLive } from '@petstore/testing';
 import { CJS_PROGRAM, compileAndRunStrict, ESM_PROGRAM, expectDriven, run, runProgram } from './support/consumer-project';
 import { TEST_KEY } from './support/test-key';
+import { builtReleasedClient, releaseBefore } from './support/previous-release';
 import { type LocalRegistry, startVerdaccio } from './support/verdaccio';
 
 const WORKSPACE = join(__dirname, '../../..');
 const DIST = join(WORKSPACE, 'dist/libs/client');
 const NX = join(WORKSPACE, 'node_modules/nx/dist/bin/nx.js');
 const VERSION: string = JSON.parse(readFileSync(join(WORKSPACE, 'libs/client/package.json'), 'utf8')).version;
+/** The release before this version, whose published client must keep working against this service. */
+const PREVIOUS = releaseBefore(VERSION);
 
 // Generous: publishing runs Nx (and the client's build, from its cache) and installs run npm, on a shared machine.
 jest.setTimeout(300_000);
@@ -19,6 +22,9 @@ describe('@petstore/client published by `nx release publish` to a local registry
   let registry: LocalRegistry;
   let service: NodeProcess;
   let consumer: string;
+  /** A project that installed the previous release's client from the registry. */
+  let previousConsumer: string;
+  let removePrevious: (() => Promise<void>) | undefined;
   let publishOutput: string;
   /** npm as the consumer's machine runs it: the registry's npmrc only, a cache of its own, none of the workspace's npm_config_*. */
   let registryEnv: NodeJS.ProcessEnv;
@@ -53,11 +59,21 @@ describe('@petstore/client published by `nx release publish` to a local registry
         env: registryEnv,
         timeoutMs: 120_000,
       });
+      // The previous release's client, built from its release commit and published beside this one, as a user who
+      // has not upgraded installs it.
+      const previous = await builtReleasedClient(PREVIOUS, dir);
+      removePrevious = previous.remove;
+      await run('npm', ['publish', previous.folder, '--registry', registry.url], { cwd: dir, env: registryEnv, timeoutMs: 120_000 });
+      previousConsumer = join(dir, 'previous-consumer');
+      mkdirSync(previousConsumer);
+      await run('npm', ['init', '-y'], { cwd: previousConsumer, env: NPM_ENV });
+      await run('npm', ['install', '--no-audit', '--no-fund', `@petstore/client@${PREVIOUS}`], { cwd: previousConsumer, env: registryEnv, timeoutMs: 120_000 });
     })();
     await Promise.all([started, published]);
   });
 
   afterAll(async () => {
+    await removePrevious?.();
     if (service) await stopNode(service);
     await registry?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -91,5 +107,12 @@ describe('@petstore/client published by `nx release publish` to a local registry
     const { created, listed } = await compileAndRunStrict(consumer, service.origin, TEST_KEY);
     expect(created).toMatchObject({ id: expect.any(Number), name: 'typed' });
     expect(listed).toContain(created.id);
+  });
+
+  it(`keeps the previous release's client working: ${PREVIOUS}, as published, drives this service (${VERSION})`, async () => {
+    const lock = JSON.parse(readFileSync(join(previousConsumer, 'package-lock.json'), 'utf8'));
+    expect(lock.packages['node_modules/@petstore/client']).toMatchObject({ version: PREVIOUS, resolved: `${registry.url}@petstore/client/-/client-${PREVIOUS}.tgz` });
+    expectDriven(await runProgram(previousConsumer, 'drive.mjs', ESM_PROGRAM, service.origin, TEST_KEY), 'esm');
+    expectDriven(await runProgram(previousConsumer, 'drive.cjs', CJS_PROGRAM, service.origin, TEST_KEY), 'cjs');
   });
 });

@@ -36,8 +36,9 @@ async function sqliteUp(queryRunner: QueryRunner): Promise<void> {
   await queryRunner.query('CREATE INDEX pets_category_id_id ON pets (category_id, id)');
   // External content: the table indexes `pets.name_key` without a copy of it. Case-sensitive, as the keys are folded
   // already; `detail=full` (the default) is what lets a phrase of trigrams match only where they follow each other.
+  // `columnsize=0`: no row of sizes per pet, which only ranking (bm25) reads; one write less per insert.
   await queryRunner.query(
-    `CREATE VIRTUAL TABLE pets_name USING fts5(name_key, content='pets', content_rowid='id', tokenize='trigram case_sensitive 1')`,
+    `CREATE VIRTUAL TABLE pets_name USING fts5(name_key, content='pets', content_rowid='id', tokenize='trigram case_sensitive 1', columnsize=0)`,
   );
   await queryRunner.query(`INSERT INTO pets_name (pets_name) VALUES ('rebuild')`);
   // Names never change: a key is written once, on insert or by the fill; tests and operators may delete a pet.
