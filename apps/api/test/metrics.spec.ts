@@ -1,7 +1,7 @@
 import { type AddressInfo, Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Controller, Get, Module } from '@nestjs/common';
-import type { Pet } from '@petstore/contract';
+import { API_VERSION, type Pet } from '@petstore/contract';
 import { freePort } from '@petstore/testing';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { rawRequest } from './support/raw-http';
@@ -195,7 +195,7 @@ describe('Prometheus metrics', () => {
     expect(samples.filter(({ name }) => name === 'petstore_rate_limit_store')).toEqual([{ name: 'petstore_rate_limit_store', labels: { store: 'in_process' }, value: 1 }]);
     expect(samples.find(({ name }) => name === 'petstore_build_info')).toEqual({
       name: 'petstore_build_info',
-      labels: { version: '1.0.0', node_version: process.versions.node },
+      labels: { version: API_VERSION, node_version: process.versions.node },
       value: 1,
     });
     for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'process_resident_memory_bytes', 'nodejs_gc_duration_seconds']) {

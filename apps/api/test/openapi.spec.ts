@@ -1,4 +1,4 @@
-import { CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, fieldEntries, LIST_LIMIT, MAX_ID, NAME_LENGTH, OPERATION_SCOPES, type OperationId, PET_FIELDS, SCOPES, sentFieldEntries } from '@petstore/contract';
+import { API_VERSION, CURSOR_LENGTH, ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, fieldEntries, LIST_LIMIT, MAX_ID, NAME_LENGTH, OPERATION_SCOPES, type OperationId, PET_FIELDS, SCOPES, sentFieldEntries } from '@petstore/contract';
 import { PET_RESPONSE_SCHEMA } from '../src/app/pets/pet-response-schemas';
 import { startApp, type TestApp } from './support/test-app';
 
@@ -93,9 +93,10 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     expect(await response.text()).toContain('swagger-ui');
   });
 
-  it('declares OpenAPI 3 and interface version 1.0.0', () => {
+  it('declares OpenAPI 3 and the interface version the contract holds (1.1.0 since name search)', () => {
     expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
-    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.info.version).toBe(API_VERSION);
+    expect(API_VERSION).toMatch(/^1\.(?:[1-9]|\d{2,})\.\d+$/);
   });
 
   it('lists this server first (relative, for "Try it out"), then production and staging from configuration, all ending in /v1', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { freePort, type NodeProcess, readTextTable, spawnService, waitUntilLive } from '@petstore/testing';
+import { API_VERSION } from '@petstore/contract';
 import { TEST_KEY } from './support/test-key';
 
 const WORKSPACE = join(__dirname, '../../..');
@@ -96,7 +97,7 @@ describe('the petstore CLI', () => {
     );
 
     it('prints the version with --version', async () => {
-      expect(await petstore(['--version'], {})).toEqual({ code: 0, stdout: '1.0.0\n', stderr: '' });
+      expect(await petstore(['--version'], {})).toEqual({ code: 0, stdout: `${API_VERSION}\n`, stderr: '' });
     });
   });
 

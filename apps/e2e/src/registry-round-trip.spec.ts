@@ -59,11 +59,11 @@ describe('@petstore/client published by `nx release publish` to a local registry
         env: registryEnv,
         timeoutMs: 120_000,
       });
-      // The previous release's client, built from its release commit and published beside this one, as a user who
-      // has not upgraded installs it.
+      // The previous release's client, built from its release commit and published beside this one (under a tag of its
+      // own: npm gives `latest` to the highest version only), as a user who has not upgraded installs it.
       const previous = await builtReleasedClient(PREVIOUS, dir);
       removePrevious = previous.remove;
-      await run('npm', ['publish', previous.folder, '--registry', registry.url], { cwd: dir, env: registryEnv, timeoutMs: 120_000 });
+      await run('npm', ['publish', previous.folder, '--registry', registry.url, '--tag', 'previous'], { cwd: dir, env: registryEnv, timeoutMs: 120_000 });
       previousConsumer = join(dir, 'previous-consumer');
       mkdirSync(previousConsumer);
       await run('npm', ['init', '-y'], { cwd: previousConsumer, env: NPM_ENV });
