@@ -5,6 +5,7 @@ module.exports = {
   preset: '../../jest.preset.js',
   rootDir: __dirname,
   testEnvironment: '<rootDir>/src/testing/jsdom-environment.js',
+  setupFilesAfterEnv: ['<rootDir>/src/testing/testing-library.ts'],
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   transform: {

@@ -1,4 +1,5 @@
-import { CATEGORY_FILTER_RULE, isPetStatus, NAME_SEARCH_RULE, nameSearchKey, type Pet, type PetStatus } from '@petstore/contract';
+import { CATEGORY_FILTER_RULE, isPetStatus, NAME_SEARCH_RULE, nameSearchKey, type Pet, PET_FIELDS, type PetStatus } from '@petstore/contract';
+import { valueFrom } from './field-input';
 
 // The list's filters live in the page's address (`?status=sold&name=rex&categoryId=3`), so that a reload or a shared
 // link keeps them. Each is listPets' parameter of the same name, held to the contract's rule.
@@ -9,10 +10,10 @@ export interface ListFilters {
   categoryId?: number;
 }
 
-/** A category typed as digits, as its number; anything else is not one. */
-export const categoryFrom = (text: string): number | undefined => {
-  const value = /^[0-9]+$/.test(text) ? Number(text) : undefined;
-  return CATEGORY_FILTER_RULE.accepts(value) ? value : undefined;
+/** A category written in the address, as its number, read as the form reads one; anything else is not one. */
+const categoryFrom = (text: string): number | undefined => {
+  const value = valueFrom(PET_FIELDS.categoryId, text);
+  return CATEGORY_FILTER_RULE.accepts(value) ? (value as number) : undefined;
 };
 
 /** The filters of an address; a value the service would refuse is no filter. */

@@ -1,6 +1,7 @@
-import { CATEGORY_FILTER_RULE, NAME_SEARCH_RULE } from '@petstore/contract';
+import { CATEGORY_FILTER_RULE, NAME_SEARCH_RULE, PET_FIELDS } from '@petstore/contract';
 import { useEffect, useId, useState } from 'react';
 import { TextField } from './controls';
+import { valueFrom } from './field-input';
 import { describeFieldProblem } from './field-problem-words';
 import { type ListFilters, sameFilters } from './list-filters';
 
@@ -29,15 +30,14 @@ function read({ name, category }: Typed): { filters: Omit<ListFilters, 'status'>
   let categoryProblem: string | undefined;
   if (/\S/u.test(name)) {
     const problem = NAME_SEARCH_RULE.check(name);
-    if (problem) nameProblem = describeFieldProblem('Name', problem, name);
+    if (problem) nameProblem = describeFieldProblem(PET_FIELDS.name.label, problem, name);
     else filters.name = name;
   }
-  const digits = category.trim();
-  if (digits !== '') {
-    // With its minus sign, so that "-1" is told "1 or more" rather than "a whole number".
-    const value = /^-?[0-9]+$/.test(digits) ? Number(digits) : digits;
+  // Read as the form reads a category (valueFrom), held to the filter's rule.
+  const value = valueFrom(PET_FIELDS.categoryId, category);
+  if (value !== undefined) {
     const problem = CATEGORY_FILTER_RULE.check(value);
-    if (problem) categoryProblem = describeFieldProblem('Category', problem, value);
+    if (problem) categoryProblem = describeFieldProblem(PET_FIELDS.categoryId.label, problem, value);
     else filters.categoryId = value as number;
   }
   return { filters, nameProblem, categoryProblem };

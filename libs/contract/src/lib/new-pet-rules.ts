@@ -93,8 +93,11 @@ export function codePointLength(value: string): number {
   return length;
 }
 
-/** Text of `minLength` to `maxLength` code points with a non-whitespace character (no NUL, no lone surrogate). */
-function textRule(minLength: number, maxLength: number): FieldRule {
+/**
+ * Text of `minLength` to `maxLength` code points with a non-whitespace character, no lone surrogate, and no NUL, or,
+ * with `noControlCharacters` (a search term, which no name a person types holds), no control character at all.
+ */
+export function textRule(minLength: number, maxLength: number, { noControlCharacters = false } = {}): FieldRule {
   return fieldRule((value) => {
     if (value === undefined) return { kind: 'missing' };
     if (typeof value !== 'string') return { kind: 'notString' };
@@ -102,6 +105,7 @@ function textRule(minLength: number, maxLength: number): FieldRule {
     const length = codePointLength(value);
     if (length > maxLength) return { kind: 'tooLong', max: maxLength, length };
     if (length < minLength) return { kind: 'tooShort', min: minLength, length };
+    if (noControlCharacters && /\p{Cc}/u.test(value)) return { kind: 'controlCharacter' };
     // NUL and unpaired surrogates (JSON allows "\ud800") are refused here, on every database alike: PostgreSQL cannot
     // store NUL in text, and neither database can store a lone surrogate, which would come back as U+FFFD.
     if (value.includes('\u0000')) return { kind: 'nulCharacter' };

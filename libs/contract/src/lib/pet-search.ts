@@ -1,5 +1,5 @@
 import { MAX_ID, NAME_LENGTH } from './interface';
-import { codePointLength, type FieldRule, fieldRule, wholeNumberRule } from './new-pet-rules';
+import { type FieldRule, textRule, wholeNumberRule } from './new-pet-rules';
 
 // listPets' two filters beside `status`: `name`, a case-insensitive substring of the pet's name, and `categoryId`.
 // Their rules are the document's and the service's (dto/list-pets-query.dto.ts), and a client's or the CLI's before
@@ -13,20 +13,8 @@ import { codePointLength, type FieldRule, fieldRule, wholeNumberRule } from './n
  */
 export const nameSearchKey = (text: string): string => text.normalize('NFKC').toUpperCase().toLowerCase();
 
-/**
- * listPets' `name`: 1 to 100 characters, as a name is, not only whitespace, with no control character (U+0000-U+001F,
- * U+007F-U+009F, which no name a person types holds) and no unpaired surrogate.
- */
-export const NAME_SEARCH_RULE: FieldRule = fieldRule((value) => {
-  if (value === undefined) return { kind: 'missing' };
-  if (typeof value !== 'string') return { kind: 'notString' };
-  if (!/\S/u.test(value)) return { kind: 'blank' };
-  const length = codePointLength(value);
-  if (length > NAME_LENGTH.max) return { kind: 'tooLong', max: NAME_LENGTH.max, length };
-  if (/\p{Cc}/u.test(value)) return { kind: 'controlCharacter' };
-  if (/\p{Cs}/u.test(value)) return { kind: 'unpairedSurrogate' };
-  return undefined;
-});
+/** listPets' `name`: 1 to 100 characters, as a name is, not only whitespace, with no control character. */
+export const NAME_SEARCH_RULE: FieldRule = textRule(NAME_LENGTH.min, NAME_LENGTH.max, { noControlCharacters: true });
 
 /** listPets' `categoryId`: a whole number from 1 to 2^53 - 1, written in base 10 in the query. */
 export const CATEGORY_FILTER_RULE: FieldRule = wholeNumberRule(1, MAX_ID, { jsonNumber: false });

@@ -58,10 +58,10 @@ async function buildConcurrently(queryRunner: QueryRunner, name: string, definit
   }
 }
 
-/** Whether a session, this one aside, is building an index of `pets` now. */
+/** Whether some session is building an index of `pets` now (never this one: its own builds have ended). */
 async function buildingOnPets(queryRunner: QueryRunner): Promise<boolean> {
   const [{ building }] = (await queryRunner.query(
-    `SELECT EXISTS (SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'pets'::regclass AND pid <> pg_backend_pid()) AS building`,
+    `SELECT EXISTS (SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'pets'::regclass) AS building`,
   )) as Array<{ building: boolean }>;
   return building;
 }

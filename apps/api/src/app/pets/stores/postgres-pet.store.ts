@@ -21,7 +21,7 @@ const likeLiteral = (key: string) => key.replace(/[\\%_]/g, '\\$&');
  * A name search of three characters or more is a LIKE the pg_trgm GIN index on the key serves; the planner weighs it
  * against walking the primary key in id order, which wins when many names match (plans: docs/performance.md).
  */
-const pageStatement = pageStatementOf({
+export const postgresPageStatement = pageStatementOf({
   selectList: petSelectList('p'),
   wrap: (select) => select,
   indexedName: { from: 'pets p', condition: `p.${NAME_KEY_COLUMN} LIKE ?`, idColumn: 'p.id', value: (key) => `%${likeLiteral(key)}%` },
@@ -54,7 +54,7 @@ export class PostgresPetStore extends DatabasePetStore {
   }
 
   protected selectPage(query: PetPageQuery): Promise<Pet[]> {
-    return this.select(...pageStatement(query));
+    return this.select(...postgresPageStatement(query));
   }
 
   protected writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]> {

@@ -25,7 +25,7 @@ const AS_JSON = `json_group_array(json_array(${PET_COLUMN_NAMES.join(', ')}) ORD
  * the insert's transaction) in rowid order, which is id order, and joins each match to its pet: CROSS JOIN keeps that
  * order of the loops, where the planner would otherwise walk the status index and look up each pet's name.
  */
-const pageStatement = pageStatementOf({
+export const sqlitePageStatement = pageStatementOf({
   selectList: 'p.*',
   wrap: (select) => `SELECT ${AS_JSON} FROM (${select})`,
   indexedName: {
@@ -74,7 +74,7 @@ export class SqlitePetStore extends DatabasePetStore {
   }
 
   protected selectPage(query: PetPageQuery): Promise<Pet[]> {
-    return this.select(...pageStatement(query));
+    return this.select(...sqlitePageStatement(query));
   }
 
   protected writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]> {
