@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@petstore/testing';
+import { Metrics } from '../src/app/metrics/metrics';
+import { RateLimits } from '../src/app/rate-limit/rate-limits';
 import { startApp, TEST_KEY, type TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 import { expectError } from './support/assertions';
@@ -39,11 +41,16 @@ async function offer(instances: TestApp[], key: string, limit: number, seconds: 
  * whatever a busy machine managed to send: a limit that let through more than its share (one per instance instead
  * of one shared) exceeds the bound in every window offered more than 1.1 times the limit, as printed.
  */
-function expectWithinTenPercent({ accepted, due, offered }: Awaited<ReturnType<typeof offer>>, limit: number) {
+function expectWithinTenPercent({ accepted, due, offered }: Awaited<ReturnType<typeof offer>>, limit: number, countedInProcess = 0) {
   const over = offered.filter((inWindow) => inWindow > limit * 1.1).length;
-  process.stderr.write(`rate limit ${limit}/s: offered ${offered.join(', ')} per window (${over} over the limit), accepted ${accepted}, due ${due}\n`);
+  process.stderr.write(
+    `rate limit ${limit}/s: offered ${offered.join(', ')} per window (${over} over the limit), accepted ${accepted}, due ${due}` +
+      `${countedInProcess ? `, ${countedInProcess} counted in-process (Redis missed its budget)` : ''}\n`,
+  );
   expect(accepted).toBeGreaterThanOrEqual(Math.floor(due * 0.9));
-  expect(accepted).toBeLessThanOrEqual(Math.ceil(due * 1.1));
+  // A request Redis did not answer in time is counted by its instance instead, as designed: the shared limit never
+  // saw it, so it may pass once beyond it. A busy machine makes such misses; each one is counted by the service.
+  expect(accepted).toBeLessThanOrEqual(Math.ceil(due * 1.1) + countedInProcess);
 }
 
 /**
@@ -173,7 +180,8 @@ describe('rate limits', () => {
       const env = { RATE_LIMIT_RPS: '20', REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_REDIS_TIMEOUT_MS: '2000', API_KEYS: key };
       const instances = [await startApp({ database, env }), await startApp({ database, env })];
       try {
-        expectWithinTenPercent(await offer(instances, key, 20, 3), 20);
+        const offered = await offer(instances, key, 20, 3);
+        expectWithinTenPercent(offered, 20, instances.reduce((sum, sut) => sum + sut.app.get(RateLimits).countedInProcess, 0));
       } finally {
         for (const sut of instances) await sut.close();
         await database.drop();
@@ -186,6 +194,10 @@ describe('rate limits', () => {
         const statuses = (await burstInOneWindow(() => get(sut), 8)).map((r) => r.status);
         expect(statuses.filter((s) => s === 200)).toHaveLength(5);
         expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+        // Each of them counted in this process, and said so to Prometheus.
+        expect(sut.app.get(RateLimits).countedInProcess).toBeGreaterThanOrEqual(8);
+        const scraped = await sut.app.get(Metrics).registry.metrics();
+        expect(Number(/^petstore_rate_limit_in_process_counts_total (\d+)$/m.exec(scraped)?.[1])).toBe(sut.app.get(RateLimits).countedInProcess);
       } finally {
         await sut.close();
       }

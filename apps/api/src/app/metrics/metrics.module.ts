@@ -1,6 +1,7 @@
 import { Global, Module, type OnApplicationBootstrap, type OnApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Server } from 'node:http';
+import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
@@ -67,6 +68,18 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
       (): Record<string, number> =>
         limits.sharedStoreConfigured ? { redis: Number(limits.store === 'redis'), in_process: Number(limits.store === 'in_process') } : { in_process: 1 },
     );
+    if (limits.sharedStoreConfigured) {
+      let reported = 0;
+      new Counter({
+        name: 'petstore_rate_limit_in_process_counts_total',
+        help: 'Rate-limit counts made in this process although REDIS_URL is set (Redis missed its budget or is away): requests the shared limit did not see.',
+        registers: [metrics.registry],
+        collect() {
+          this.inc(limits.countedInProcess - reported);
+          reported = limits.countedInProcess;
+        },
+      });
+    }
 
     const target = this.config.get('metrics', { infer: true });
     if (!target) return;

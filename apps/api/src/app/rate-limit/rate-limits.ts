@@ -36,6 +36,8 @@ export class RateLimits implements OnApplicationShutdown {
   private readonly perKey?: Limit;
   private readonly perAddressFailures?: Limit;
   private readonly circuit?: RedisCircuit;
+  /** Counts made in this process although REDIS_URL is set (Redis missed, or the circuit is open): requests the shared limit did not see. */
+  countedInProcess = 0;
 
   /** The Redis client is loaded only when REDIS_URL is set. */
   static async create(config: ConfigService<AppConfig, true>): Promise<RateLimits> {
@@ -153,6 +155,7 @@ export class RateLimits implements OnApplicationShutdown {
         this.circuit.missed(rejection as Error);
       }
     }
+    if (this.circuit) this.countedInProcess += 1;
     return use(limit.local);
   }
 
