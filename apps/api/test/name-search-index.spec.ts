@@ -34,10 +34,10 @@ describe(`listPets filters served by an index (${TEST_DATABASE})`, () => {
     const page = { ...query, afterId: 0, take: 21 };
     const dataSource = sut.app.get(DataSource);
     if (TEST_DATABASE === 'sqlite') {
-      const [sql, values] = sqlitePageStatement(page);
+      const { sql, values } = sqlitePageStatement(page);
       return ((await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`, values)) as Array<{ detail: string }>).map(({ detail }) => detail).join('\n');
     }
-    const [sql, values] = postgresPageStatement(page);
+    const { sql, values } = postgresPageStatement(page);
     return ((await dataSource.query(`EXPLAIN ${sql}`, values)) as Array<{ 'QUERY PLAN': string }>).map((row) => row['QUERY PLAN']).join('\n');
   }
 

@@ -7,13 +7,16 @@ import { spanned, type StartStatementSpan, statementSpans } from '../../observab
  * that make most of the traffic go here and use the thread pool in parallel.
  */
 export class SqliteReaders {
-  private next = 0;
+  private readonly idle: Database[];
+  /** Statements waiting for a connection, first come first served. */
+  private readonly waiting: Array<(db: Database) => void> = [];
   private readonly prepared = new Map<Database, Map<string, Statement>>();
 
   private constructor(
     private readonly connections: Database[],
     startSpan: StartStatementSpan | undefined,
   ) {
+    this.idle = [...connections];
     if (startSpan) {
       const all = this.all.bind(this);
       this.all = <T>(sql: string, parameters: unknown[]) => spanned(startSpan(sql), all<T>(sql, parameters));
@@ -35,14 +38,36 @@ export class SqliteReaders {
     return new SqliteReaders(connections, statementSpans());
   }
 
+  /**
+   * Runs on an idle connection, or on the first to become idle: a statement never queues behind a slow one on a busy
+   * connection while another is free, nor holds a thread-pool thread waiting for a connection's lock.
+   */
   all<T>(sql: string, parameters: unknown[]): Promise<T[]> {
-    const db = this.connections[this.next++ % this.connections.length];
+    return new Promise((resolve, reject) => {
+      const run = (db: Database) =>
+        this.statement(db, sql).all(parameters, (error: Error | null, rows: T[]) => {
+          this.release(db);
+          if (error) reject(error);
+          else resolve(rows);
+        });
+      const db = this.idle.pop();
+      if (db) run(db);
+      else this.waiting.push(run);
+    });
+  }
+
+  private release(db: Database): void {
+    const next = this.waiting.shift();
+    if (next) next(db);
+    else this.idle.push(db);
+  }
+
+  private statement(db: Database, sql: string): Statement {
     let statements = this.prepared.get(db);
     if (!statements) this.prepared.set(db, (statements = new Map()));
     let statement = statements.get(sql);
     if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-    const prepared = statement;
-    return new Promise((resolve, reject) => prepared.all(parameters, (error: Error | null, rows: T[]) => (error ? reject(error) : resolve(rows))));
+    return statement;
   }
 
   async close(): Promise<void> {

@@ -5,16 +5,17 @@ import { type IdempotentInsert, type PetPageQuery, PetStore, type PetToCreate } 
 import { CreateGroupCommit, type PendingCreate } from './create-group-commit';
 import type { Metrics } from '../../metrics/metrics';
 import { PetLookups } from './pet-lookups';
+import type { PageStatement } from './pet-page-sql';
 
 /**
- * What both stores share: reads batched (PetLookups), creates committed in batches (CreateGroupCommit), and every
+ * What both stores share: reads batched or shared (PetLookups), creates committed in batches (CreateGroupCommit), and every
  * operation run through the DatabaseConnection, so that a database that cannot serve is a 503. Each database says
  * only how it selects, writes a batch and forgets old keys.
  */
 export abstract class DatabasePetStore extends PetStore {
   private readonly lookups = new PetLookups(
     (ids) => this.database.run(() => this.metrics.timeStatement('find_by_ids', () => this.selectByIds(ids))),
-    (query) => this.database.run(() => this.metrics.timeStatement('find_page', () => this.selectPage(query))),
+    (statement) => this.database.run(() => this.metrics.timeStatement('find_page', () => this.selectPage(statement))),
     (lookup, requests) => this.metrics.lookupBatchSize[lookup].observe(requests),
   );
   private readonly creates = new CreateGroupCommit((batch) => {
@@ -33,7 +34,7 @@ export abstract class DatabasePetStore extends PetStore {
   // Refused before they queue for a lookup: behind one that hangs on a silent database they would wait its deadline.
   async findPage(query: PetPageQuery): Promise<Pet[]> {
     this.database.assertServing();
-    return this.lookups.findPage(query);
+    return this.lookups.findPage(this.pageStatement(query));
   }
 
   async findById(id: number): Promise<Pet | undefined> {
@@ -56,7 +57,10 @@ export abstract class DatabasePetStore extends PetStore {
   /** The pets with these ids that exist, in any order: one statement for the whole batch. */
   protected abstract selectByIds(ids: number[]): Promise<Pet[]>;
 
-  protected abstract selectPage(query: PetPageQuery): Promise<Pet[]>;
+  /** The statement of a page, in this database's SQL. */
+  protected abstract pageStatement(query: PetPageQuery): PageStatement;
+
+  protected abstract selectPage(statement: PageStatement): Promise<Pet[]>;
 
   /** Writes a batch in one transaction; see CreateGroupCommit. */
   protected abstract writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]>;

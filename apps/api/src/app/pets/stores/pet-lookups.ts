@@ -1,43 +1,41 @@
 import type { Pet } from '@petstore/contract';
 import { BatchedLookup } from '../../database/batching/batched-lookup';
-import type { PetPageQuery } from '../pet.store';
+import { SharedReads } from '../../database/batching/shared-reads';
+import { type PageStatement, statementKey } from './pet-page-sql';
 
 /**
- * Lookups of each kind running at once; whatever is asked for meanwhile is looked up together once it is done. One
- * lets batches grow largest (measured: see docs/performance.md, batched lookups).
+ * Lookups by id running at once; the ids asked for meanwhile are looked up together once it is done. One lets batches
+ * grow largest (measured: see docs/performance.md, batched lookups). A lookup by id is one primary-key read per id,
+ * never slow, so no request waits behind a slow one here.
  */
-const LOOKUPS_IN_FLIGHT = 1;
+const LOOKUPS_BY_ID_IN_FLIGHT = 1;
 
-const pageKeyOf = ({ status, afterId, take }: PetPageQuery) => `${status ?? ''}:${afterId}:${take}`;
-
-/** The reads of both stores, batched: each store says how to select many ids at once, and one page. */
+/**
+ * The reads of both stores. Reads by id are batched, each answer keyed by its pet's id. Reads of pages run as they
+ * come: only requests for the same statement with the same values share a read (SharedReads), so a slow search costs
+ * the requests that sent it, never a list that differs from it.
+ */
 export class PetLookups {
   private readonly byId: BatchedLookup<number, number, Pet>;
-  /** Requests for the same page that wait together share one query. */
-  private readonly pages: BatchedLookup<PetPageQuery, string, Pet[]>;
+  private readonly pages: SharedReads<Pet[]>;
 
   /** @param answered is told how many requests each lookup of a kind answered. */
   constructor(
     selectByIds: (ids: number[]) => Promise<Pet[]>,
-    selectPage: (query: PetPageQuery) => Promise<Pet[]>,
+    private readonly selectPage: (statement: PageStatement) => Promise<Pet[]>,
     answered: (lookup: 'by_id' | 'page', requests: number) => void = () => undefined,
   ) {
     this.byId = new BatchedLookup(
       (id) => id,
       async (ids) => new Map((await selectByIds(ids)).map((pet) => [pet.id, pet])),
-      LOOKUPS_IN_FLIGHT,
+      LOOKUPS_BY_ID_IN_FLIGHT,
       (requests) => answered('by_id', requests),
     );
-    this.pages = new BatchedLookup(
-      pageKeyOf,
-      async (queries) => new Map(await Promise.all(queries.map(async (query) => [pageKeyOf(query), await selectPage(query)] as const))),
-      LOOKUPS_IN_FLIGHT,
-      (requests) => answered('page', requests),
-    );
+    this.pages = new SharedReads((requests) => answered('page', requests));
   }
 
-  async findPage(query: PetPageQuery): Promise<Pet[]> {
-    return (await this.pages.load(query)) ?? [];
+  findPage(statement: PageStatement): Promise<Pet[]> {
+    return this.pages.read(statementKey(statement), () => this.selectPage(statement));
   }
 
   findById(id: number): Promise<Pet | undefined> {

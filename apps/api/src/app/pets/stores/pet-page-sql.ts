@@ -21,8 +21,20 @@ export interface PageDialect {
   numbered: boolean;
 }
 
+/** A page's statement as it runs. */
+export interface PageStatement {
+  sql: string;
+  values: unknown[];
+}
+
+/**
+ * What reads of a page are shared by: the statement and every value it runs with, which is all that its answer depends
+ * on, so a filter added to the query is in the key as soon as it is in the statement.
+ */
+export const statementKey = ({ sql, values }: PageStatement) => `${sql}\u0000${JSON.stringify(values)}`;
+
 /** A page's statement and its values; the text depends only on which filters are given, so it is made once each. */
-export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => [sql: string, values: unknown[]] {
+export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => PageStatement {
   const made = new Map<string, string>();
   return ({ status, categoryId, nameKey, afterId, take }) => {
     const indexed = nameKey !== undefined && codePointLength(nameKey) >= TRIGRAM;
@@ -43,6 +55,6 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
       if (dialect.numbered) sql = sql.replace(/\?/g, () => `$${++position}`);
       made.set(shape, sql);
     }
-    return [sql, [...filters.map(([, value]) => value), take]];
+    return { sql, values: [...filters.map(([, value]) => value), take] };
   };
 }

@@ -8,7 +8,7 @@ import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
 import { DatabasePetStore } from './database-pet.store';
-import { pageStatementOf } from './pet-page-sql';
+import { type PageStatement, pageStatementOf } from './pet-page-sql';
 import { NAME_KEY_COLUMN, petSelectList, type PetRow, toPet } from './pet-row';
 import { writePostgresCreates } from './postgres-create-sql';
 
@@ -53,8 +53,12 @@ export class PostgresPetStore extends DatabasePetStore {
     return this.select(SQL.byIds, [ids]);
   }
 
-  protected selectPage(query: PetPageQuery): Promise<Pet[]> {
-    return this.select(...postgresPageStatement(query));
+  protected pageStatement(query: PetPageQuery): PageStatement {
+    return postgresPageStatement(query);
+  }
+
+  protected selectPage({ sql, values }: PageStatement): Promise<Pet[]> {
+    return this.select(sql, values);
   }
 
   protected writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]> {

@@ -8,7 +8,7 @@ import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
 import { DatabasePetStore } from './database-pet.store';
-import { pageStatementOf } from './pet-page-sql';
+import { type PageStatement, pageStatementOf } from './pet-page-sql';
 import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, valuesToPet } from './pet-row';
 import { writeSqliteCreates } from './sqlite-create-sql';
 
@@ -73,8 +73,12 @@ export class SqlitePetStore extends DatabasePetStore {
     return this.select(SQL.byIds, [JSON.stringify(ids)]);
   }
 
-  protected selectPage(query: PetPageQuery): Promise<Pet[]> {
-    return this.select(...sqlitePageStatement(query));
+  protected pageStatement(query: PetPageQuery): PageStatement {
+    return sqlitePageStatement(query);
+  }
+
+  protected selectPage({ sql, values }: PageStatement): Promise<Pet[]> {
+    return this.select(sql, values);
   }
 
   protected writeCreates(batch: PendingCreate[]): Promise<IdempotentInsert[]> {
