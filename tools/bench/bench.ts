@@ -9,12 +9,12 @@ import { parseArgs } from 'node:util';
 import { registerWebhookEndpoint, serviceBuild, startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
 import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
-import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, WORKLOADS, type Workload } from './load';
+import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, VARIED_WORKLOADS, WORKLOADS, type Workload } from './load';
 import { type OtherNode, prepareOtherNode } from './other-node';
 import { type ClusterDatabase, startClusterDatabases } from './replicated';
 import { formatSpread, ratio, spread, table } from './report';
 import { migrate, migratedTemplate, seededCopy, seedPostgres, seedSqlite } from './seed';
-import { API_KEY, type RunningServer, residentMb, startReference, startService, startTrivial, stopServer } from './servers';
+import { API_KEY, type RunningServer, residentMb, startRaw, startReference, startService, startTrivial, stopServer } from './servers';
 
 const USAGE = `npm run bench -- [options]
   --rounds N          alternating rounds per workload (default 3)
@@ -23,7 +23,13 @@ const USAGE = `npm run bench -- [options]
   --connections N     concurrent connections of wrk's one thread (default 50)
   --pets N            pets seeded (default 10000)
   --database D        the service on sqlite, postgres or both (default both); the reference is always SQLite
-  --workloads W       some of list, read, create, comma-separated (default all three)
+  --workloads W       some of list, read, create (the same request again and again, or an id drawn anew), varied
+                      (lists with a limit and status drawn anew), filtered (with a cursor, a category and a piece
+                      of a name drawn anew too; the service only) and mixed (varied lists, reads by id and creates),
+                      comma-separated (default all)
+  --raw FILE          also run FILE, a raw reference server (node:http + better-sqlite3, e.g. the minimal one that
+                      independent measurements use), on a copy of the reference's rows, and print the service
+                      against it on the workloads it answers (all but filtered)
   --postgres-url URL  an existing database on the server to create the run's database on
                       (default TEST_POSTGRES_URL, else postgres://<user>@127.0.0.1:5432/test)
   --log-level L       the service's LOG_LEVEL (default info, its production default)
@@ -58,6 +64,8 @@ const LARGE_PETS = 1_000_000;
 const LATENCY_TARGET = 1.25;
 /** Issue 48: at 1M pets, a search's p99 at most 2× the status-filtered list's, on each database. */
 const SEARCH_P99_TARGET = 2;
+/** Issue 56: the status list beside two connections sending the worst search keeps 0.8 of its requests/s alone. */
+const BESIDE_SCANS_TARGET = 0.8;
 /** Issue 45 (after issue 15's 2× and 120 MB): the service's p99 at most 1.5× the reference's on every workload, and its peak memory. */
 const P99_TARGET = 1.5;
 const PEAK_RSS_TARGET_MB = 140;
@@ -87,6 +95,8 @@ interface Options {
   webhookReceiver: boolean;
   /** A second Node.js binary that runs a second service on SQLite and a second reference. */
   alsoNode?: string;
+  /** A raw reference server's script, run beside the others. */
+  raw?: string;
   out: string;
   keep: boolean;
 }
@@ -116,7 +126,7 @@ function parseOptions(): Options {
     options: {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
-      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, replicated: { type: 'boolean' }, baseline: { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, replicated: { type: 'boolean' }, baseline: { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, raw: { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -147,9 +157,11 @@ function parseOptions(): Options {
   if (values['webhook-receiver'] && mode !== 'compare') throw new Error('--webhook-receiver goes with the comparison, not with --large or --smoke');
   const variantEnv = values['variant-env']?.split(',').map((pair) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(pair.trim()));
   if (variantEnv?.some((match) => !match)) throw new Error(`--variant-env takes NAME=value pairs, comma-separated, not ${values['variant-env']}`);
-  const keys = (values.workloads ?? 'list,read,create').split(',');
-  const workloads = WORKLOADS.filter((workload) => workload.key !== undefined && keys.includes(workload.key));
-  if (workloads.length !== keys.length) throw new Error(`--workloads takes list, read or create, comma-separated, not ${values.workloads}`);
+  const every = [...WORKLOADS, ...VARIED_WORKLOADS];
+  const keys = values.workloads?.split(',') ?? every.map((workload) => workload.key);
+  const workloads = every.filter((workload) => workload.key !== undefined && keys.includes(workload.key));
+  if (workloads.length !== keys.length) throw new Error(`--workloads takes list, read, create, varied, filtered or mixed, comma-separated, not ${values.workloads}`);
+  if (values.raw !== undefined && (mode === 'large' || !existsSync(values.raw))) throw new Error(`--raw takes a server's .mjs file (${values.raw} is not one) and goes with the comparison or --smoke`);
   return {
     mode,
     rounds: integer(values.rounds, smoke ? 1 : 3, 'rounds'),
@@ -168,6 +180,7 @@ function parseOptions(): Options {
     replicated: values.replicated ?? false,
     webhookReceiver: values['webhook-receiver'] ?? false,
     alsoNode: values['also-node'],
+    raw: values.raw && resolve(values.raw),
     out: resolve(values.out ?? `tmp/bench/${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     keep: values.keep ?? false,
   };
@@ -198,6 +211,7 @@ async function alternate(
       // Round 0 is the warm-up: recorded, never counted in the tables.
       for (let round = 0; round <= options.rounds; round++) {
         for (const [name, server] of Object.entries(servers)) {
+          if (workload.serviceOnly && !isService(name)) continue;
           const backendsBefore = (await server.databasePids?.()) ?? [];
           const before = cpuSnapshot([...mainPids, ...backendsBefore]);
           const result = await measure(server.origin, workload, pets[name], round ? options.duration : options.warmup, options.connections, API_KEY).catch(
@@ -241,6 +255,10 @@ async function alternate(
   return { runs, peakRss };
 }
 
+/** The servers that are not the service: the generator's ceiling and the references. */
+const NOT_SERVICE = new Set(['ceiling', 'reference', 'otherReference', 'raw']);
+const isService = (name: string) => !NOT_SERVICE.has(name);
+
 const measured = (runs: Run[], workload: string, server: string) => runs.filter((r) => r.workload === workload && r.server === server && r.round > 0);
 const LABELS: Record<string, string> = {
   ceiling: 'wrk ceiling (trivial node:http)',
@@ -250,6 +268,7 @@ const LABELS: Record<string, string> = {
   variant: 'service (SQLite, variant)',
   baselineSqlite: 'baseline build (SQLite)',
   baselinePostgres: 'baseline build (PostgreSQL)',
+  raw: 'raw reference (--raw)',
   single: 'service (Patroni, one member)',
   replicated: 'service (Patroni, synchronous pair)',
 };
@@ -309,6 +328,7 @@ async function compare(options: Options, dir: string) {
     // The smoke run checks answers, not speed: the generator's ceiling is left out to keep it short.
     if (options.mode !== 'smoke') servers.ceiling = await startTrivial(join(dir, 'trivial.log'));
     servers.reference = await startReference(referenceDb, join(dir, 'reference.log'));
+    if (options.raw) servers.raw = await startRaw(options.raw, seededCopy(template, join(dir, 'raw.sqlite'), options.pets), join(dir, 'raw.log'));
     const service = { logLevel: options.logLevel, nodeOptions: options.nodeOptions };
     if (onSqlite) {
       const file = join(dir, 'service.sqlite');
@@ -393,11 +413,12 @@ async function compare(options: Options, dir: string) {
       const cell = (key: keyof Run) => formatSpread(spread(as.map((r, i) => (r[key] as number) / (bs[i][key] as number))), 2);
       return [label, ...METRICS.map(([key]) => cell(key)), '', ratio(rss[a], rss[b]), target];
     };
-    const rows = Object.keys(servers).map(serverRow);
+    const rows = Object.keys(servers).filter((name) => !workload.serviceOnly || isService(name)).map(serverRow);
     const target = workload.target;
-    if (onSqlite) rows.push(ratioRow('service/reference', 'sqlite', 'reference', `req/s ≥ ${target?.overReference.toFixed(2)}, p99 ≤ ${P99_TARGET.toFixed(2)}`));
+    if (onSqlite && servers.raw && !workload.serviceOnly) rows.push(ratioRow('service/raw reference', 'sqlite', 'raw', ''));
+    if (onSqlite && !workload.serviceOnly) rows.push(ratioRow('service/reference', 'sqlite', 'reference', `req/s ≥ ${target?.overReference.toFixed(2)}, p99 ≤ ${P99_TARGET.toFixed(2)}`));
     if (onSqlite && onPostgres) rows.push(ratioRow('postgres/sqlite', 'postgres', 'sqlite', `req/s ≥ ${target?.postgresOverSqlite.toFixed(2)}`));
-    if (other) {
+    if (other && !workload.serviceOnly) {
       rows.push(ratioRow(`service/reference, node ${other.version}`, OTHER.sqlite, OTHER.reference, ''));
       rows.push(ratioRow(`service: node ${process.version}/${other.version}`, 'sqlite', OTHER.sqlite, ''));
       rows.push(ratioRow(`reference: node ${process.version}/${other.version}`, 'reference', OTHER.reference, ''));
@@ -405,7 +426,7 @@ async function compare(options: Options, dir: string) {
     if (servers.baselineSqlite) rows.push(ratioRow('this build/baseline (SQLite)', 'sqlite', 'baselineSqlite', ''));
     if (servers.baselinePostgres) rows.push(ratioRow('this build/baseline (PostgreSQL)', 'postgres', 'baselinePostgres', ''));
     if (servers.replicated) rows.push(ratioRow('synchronous pair/one member', 'replicated', 'single', ''));
-    if (servers.variant) {
+    if (servers.variant && !workload.serviceOnly) {
       rows.push(ratioRow('variant/reference', 'variant', 'reference', ''));
       rows.push(ratioRow('variant/sqlite', 'variant', 'sqlite', ''));
     }
@@ -414,6 +435,10 @@ async function compare(options: Options, dir: string) {
     if (onSqlite && target) {
       verdicts.push(verdict(`${workload.name}: service/reference requests/s`, medianRatio('sqlite', 'reference', 'rps'), '≥', target.overReference));
       verdicts.push(verdict(`${workload.name}: service/reference p99`, medianRatio('sqlite', 'reference', 'p99'), '≤', P99_TARGET));
+    }
+    if (onSqlite && servers.raw && target?.overRaw !== undefined) {
+      verdicts.push(verdict(`${workload.name}: service/raw reference requests/s`, medianRatio('sqlite', 'raw', 'rps'), '≥', target.overRaw));
+      verdicts.push(verdict(`${workload.name}: service/raw reference p99`, medianRatio('sqlite', 'raw', 'p99'), '≤', P99_TARGET));
     }
     if (onSqlite && onPostgres && target) {
       verdicts.push(verdict(`${workload.name}: postgres/sqlite requests/s`, medianRatio('postgres', 'sqlite', 'rps'), '≥', target.postgresOverSqlite));
@@ -509,8 +534,10 @@ async function large(options: Options, dir: string) {
       verdicts.push(verdict(`${database}: name search, ${what} matches, p99 / status list p99 at 1M`, p99At1M(workload) / statusP99, '≤', SEARCH_P99_TARGET));
     }
     verdicts.push(verdict(`${database}: status list p99, 1M / 10k`, statusP99 / median(measured(result.runs, LARGE_WORKLOADS.statusMany.name, small), (r) => r.p99), '≤', LATENCY_TARGET));
+    const rpsAt1M = (workload: Workload) => median(measured(result.runs, workload.name, big), (r) => r.rps);
+    verdicts.push(verdict(`${database}: status list beside two worst searches / alone, requests/s at 1M`, rpsAt1M(LARGE_WORKLOADS.statusBesideScans) / rpsAt1M(LARGE_WORKLOADS.statusMany), '≥', BESIDE_SCANS_TARGET));
   }
-  process.stdout.write(`\ntargets (issue 48; medians over the rounds)\n${table(['', 'measured', 'target', ''], verdicts)}\n`);
+  process.stdout.write(`\ntargets (issues 48 and 56; medians over the rounds)\n${table(['', 'measured', 'target', ''], verdicts)}\n`);
   process.stdout.write(`\n${table(['service on', 'start-up ms', 'ready ms'], Object.entries(servers).map(([name, s]) => [
     `${name} pets`, s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-',
   ]))}\n`);

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const WRK_SCRIPT = join(__dirname, 'wrk.lua');
@@ -6,13 +8,22 @@ const WRK_SCRIPT = join(__dirname, 'wrk.lua');
 export interface Workload {
   name: string;
   /** What `--workloads` calls it. */
-  key?: 'list' | 'read' | 'create';
+  key?: 'list' | 'read' | 'create' | 'varied' | 'filtered' | 'mixed';
   /** The floors for requests/s (issue 45): service/reference on SQLite, and the service on PostgreSQL over SQLite. */
-  target?: { overReference: number; postgresOverSqlite: number };
+  target?: { overReference: number; postgresOverSqlite: number; overRaw?: number };
   method: 'GET' | 'POST';
   /** `{id}` stands for a seeded id drawn anew for each request. */
   path: string;
   body?: string;
+  /**
+   * Requests drawn anew for each request from these lines ("METHOD path [body]"), made for the number of seeded pets,
+   * in place of `path`: traffic that varies, the same sequence for every server.
+   */
+  requests?: (pets: number) => string[];
+  /** Only the service answers it (the references have no name or category filter). */
+  serviceOnly?: boolean;
+  /** Sent meanwhile by a wrk of its own on this many connections, not measured: what the measured requests share the server with. */
+  beside?: { path: string; connections: number };
 }
 
 const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 7, status: 'available' });
@@ -22,6 +33,62 @@ export const WORKLOADS: Workload[] = [
   // A random seeded id per request, so that the database is not asked for one hot row.
   { name: 'GET /v1/pets/{id}', key: 'read', target: { overReference: 0.8, postgresOverSqlite: 0.9 }, method: 'GET', path: '/v1/pets/{id}' },
   { name: 'POST /v1/pets', key: 'create', target: { overReference: 2.0, postgresOverSqlite: 0.9 }, method: 'POST', path: '/v1/pets', body: NEW_PET },
+];
+
+/** A generator of its own with a fixed seed (mulberry32), so that every run draws the same requests. */
+function seeded(seed: number): (below: number) => number {
+  let state = seed;
+  return (below) => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
+  };
+}
+
+const LINES = 10_000;
+const STATUSES = ['', 'available', 'pending', 'sold'];
+const cursorAfter = (id: number) => Buffer.from(`p1.${id}`).toString('base64url');
+
+/** A list with a limit from 1 to 100 and a status or none, drawn anew: what both references answer too. */
+const variedList = (random: (below: number) => number) => {
+  const status = STATUSES[random(STATUSES.length)];
+  return `GET /v1/pets?limit=${1 + random(100)}${status ? `&status=${status}` : ''}`;
+};
+
+/**
+ * Also a place to start (a cursor at a seeded id), a category (the seeded 1 to 50) and a piece of a seeded name
+ * ("Pet 1" … "Pet N"): a pet's whole name, a few digits that match many, or two characters, which no trigram serves.
+ */
+const variedFilteredList = (random: (below: number) => number, pets: number) => {
+  const query = [variedList(random).slice('GET /v1/pets?'.length)];
+  if (random(2)) query.push(`cursor=${cursorAfter(1 + random(pets))}`);
+  if (random(2)) query.push(`categoryId=${1 + random(50)}`);
+  const names = [`pet%20${1 + random(pets)}`, `t%20${1 + random(99)}`, `${random(10)}${random(10)}`];
+  if (random(2)) query.push(`name=${names[random(names.length)]}`);
+  return `GET /v1/pets?${query.join('&')}`;
+};
+
+const drawn = (seed: number, line: (random: (below: number) => number, pets: number) => string) => (pets: number) => {
+  const random = seeded(seed);
+  return Array.from({ length: LINES }, () => line(random, pets));
+};
+
+/** Varied lists, reads by id and creates, 6 : 3 : 1. */
+const mixed = (random: (below: number) => number, pets: number) => {
+  const draw = random(10);
+  if (draw < 6) return variedList(random);
+  return draw < 9 ? `GET /v1/pets/${1 + random(pets)}` : `POST /v1/pets ${NEW_PET}`;
+};
+
+/**
+ * Traffic that varies (issue 56): a page cache or a merge keyed by URL meets the same request seldom here, as in real
+ * use, where the same-page list above meets it on every request.
+ */
+export const VARIED_WORKLOADS: Workload[] = [
+  { name: 'varied lists', key: 'varied', target: { overReference: 1.0, postgresOverSqlite: 0.9, overRaw: 0.8 }, method: 'GET', path: '/v1/pets', requests: drawn(56, variedList) },
+  { name: 'varied filtered lists', key: 'filtered', method: 'GET', path: '/v1/pets', requests: drawn(57, variedFilteredList), serviceOnly: true },
+  { name: 'mixed', key: 'mixed', target: { overReference: 1.0, postgresOverSqlite: 0.9 }, method: 'GET', path: '/v1/pets', requests: drawn(58, mixed) },
 ];
 
 const listOf = (query: string): Workload => ({ name: `GET /v1/pets?limit=20&${query}`, method: 'GET', path: `/v1/pets?limit=20&${query}` });
@@ -40,6 +107,9 @@ export const LARGE_WORKLOADS = {
   shortMany: listOf('name=99'),
   shortNone: listOf('name=%C3%A9'),
   category: listOf('categoryId=7'),
+  // Issue 56: the list by status while two connections send the worst search (two characters no name has, a pass
+  // over every name), against the same list alone: what one slow search costs everyone else.
+  statusBesideScans: { ...listOf('status=available'), name: 'GET /v1/pets?limit=20&status=available beside 2 × name=é', beside: { path: '/v1/pets?limit=20&name=%C3%A9', connections: 2 } },
 } satisfies Record<string, Workload>;
 
 export interface Measurement {
@@ -75,10 +145,18 @@ interface WrkSummary {
 export async function measure(baseUrl: string, workload: Workload, pets: number, seconds: number, connections: number, apiKey: string): Promise<Measurement> {
   // wrk leaves answers slower than its timeout out of the latencies (counted as timeouts): 10 s keeps a slow moment
   // in the p99 rather than hiding it.
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', WRK_SCRIPT, baseUrl, '--', apiKey, workload.method, workload.path, workload.body ?? '', String(pets)];
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile('wrk', args, (error, out, err) => (error ? reject(new Error(`wrk ${args.join(' ')} failed: ${error.message}\n${err}`)) : resolve(out))),
-  );
+  let file = '';
+  if (workload.requests) {
+    file = join(mkdtempSync(join(tmpdir(), 'petstore-wrk-')), 'requests.txt');
+    writeFileSync(file, `${workload.requests(pets).join('\n')}\n`);
+  }
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', WRK_SCRIPT, baseUrl, '--', apiKey, workload.method, workload.path, workload.body ?? '', String(pets), file];
+  const run = (wrkArgs: string[]) =>
+    new Promise<string>((resolve, reject) =>
+      execFile('wrk', wrkArgs, (error, out, err) => (error ? reject(new Error(`wrk ${wrkArgs.join(' ')} failed: ${error.message}\n${err}`)) : resolve(out))),
+    );
+  const beside = workload.beside && run(['-t1', `-c${workload.beside.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', WRK_SCRIPT, baseUrl, '--', apiKey, 'GET', workload.beside.path, '', String(pets), '']);
+  const [stdout] = await Promise.all([run(args), beside]);
   const last = stdout.trimEnd().split('\n').at(-1) ?? '';
   if (!last.startsWith('{')) throw new Error(`wrk printed no summary (is wrk.lua's done() running?):\n${stdout}`);
   const s = JSON.parse(last) as WrkSummary;

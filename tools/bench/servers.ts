@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { type NodeProcess, spawnNode, START_ENV, START_NODE_OPTIONS, startService as startBuiltService, stopNode, waitFor200 } from '@petstore/testing';
 import { withClient } from '../postgres-database';
 
@@ -44,6 +44,18 @@ export async function startService({ databaseUrl, logFile, logLevel = 'info', no
 export async function startReference(database: string, logFile: string, other?: { node: string; script: string }): Promise<RunningServer> {
   const env = { API_KEYS: API_KEY, DATABASE: database };
   return startMjs('the reference server', other?.script ?? join(__dirname, 'reference-server.mjs'), logFile, '/v1/pets?limit=1', env, other?.node);
+}
+
+/**
+ * A raw reference of the operator's (e.g. a node:http + better-sqlite3 server) given by --raw: `PORT`, `API_KEY`,
+ * `DB_FILE` and `SYNC=FULL` (the service's durability) in its environment. Copied beside the workspace's node_modules,
+ * so that its imports (better-sqlite3) resolve wherever the file came from.
+ */
+export async function startRaw(script: string, database: string, logFile: string): Promise<RunningServer> {
+  const copy = join(__dirname, '../../tmp/bench-raw', basename(script));
+  mkdirSync(dirname(copy), { recursive: true });
+  copyFileSync(script, copy);
+  return startMjs('the raw reference', copy, logFile, '/v1/pets?limit=1', { API_KEY, DB_FILE: database, SYNC: 'FULL' });
 }
 
 /** The generator's ceiling: tools/bench/trivial-server.mjs, a fixed JSON for any request. */

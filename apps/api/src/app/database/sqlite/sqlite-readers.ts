@@ -9,8 +9,8 @@ import { spanned, type StartStatementSpan, statementSpans } from '../../observab
 export class SqliteReaders {
   private readonly idle: Database[];
   /** Statements waiting for a connection, first come first served. */
-  private readonly waiting: Array<(db: Database) => void> = [];
-  private readonly prepared = new Map<Database, Map<string, Statement>>();
+  private readonly waiting: Array<(db: Database) => Promise<void>> = [];
+  private readonly prepared = new Map<Database, Map<string, Promise<Statement>>>();
 
   private constructor(
     private readonly connections: Database[],
@@ -45,33 +45,52 @@ export class SqliteReaders {
   all<T>(sql: string, parameters: unknown[]): Promise<T[]> {
     return new Promise((resolve, reject) => {
       const run = (db: Database) =>
-        this.statement(db, sql).all(parameters, (error: Error | null, rows: T[]) => {
-          this.release(db);
-          if (error) reject(error);
-          else resolve(rows);
-        });
+        this.statement(db, sql).then(
+          (statement) => {
+            statement.all(parameters, (error: Error | null, rows: T[]) => {
+              this.release(db);
+              if (error) reject(error);
+              else resolve(rows);
+            });
+          },
+          (error: unknown) => {
+            this.release(db);
+            reject(error);
+          },
+        );
       const db = this.idle.pop();
-      if (db) run(db);
+      if (db) void run(db);
       else this.waiting.push(run);
     });
   }
 
   private release(db: Database): void {
     const next = this.waiting.shift();
-    if (next) next(db);
+    if (next) void next(db);
     else this.idle.push(db);
   }
 
-  private statement(db: Database, sql: string): Statement {
+  /**
+   * Prepared once per connection, and used only once prepared: sqlite3 drops the calls queued on a statement whose
+   * preparation failed (SQLITE_BUSY while a migration holds the schema, say) without answering them, so a failed one
+   * is forgotten and prepared again next time.
+   */
+  private statement(db: Database, sql: string): Promise<Statement> {
     let statements = this.prepared.get(db);
     if (!statements) this.prepared.set(db, (statements = new Map()));
-    let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-    return statement;
+    const known = statements.get(sql);
+    if (known) return known;
+    const preparing = new Promise<Statement>((resolve, reject) => {
+      const statement = db.prepare(sql, (error: Error | null) => (error ? reject(error) : resolve(statement)));
+    });
+    statements.set(sql, preparing);
+    preparing.catch(() => statements.delete(sql));
+    return preparing;
   }
 
   async close(): Promise<void> {
-    for (const statements of this.prepared.values()) for (const statement of statements.values()) statement.finalize();
+    const statements = await Promise.allSettled([...this.prepared.values()].flatMap((each) => [...each.values()]));
+    for (const statement of statements) if (statement.status === 'fulfilled') statement.value.finalize();
     await Promise.all(this.connections.map((db) => new Promise((resolve) => db.close(resolve))));
   }
 }
