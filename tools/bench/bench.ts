@@ -417,7 +417,7 @@ async function compare(options: Options, dir: string) {
     const target = workload.target;
     if (onSqlite && servers.raw && !workload.serviceOnly) rows.push(ratioRow('service/raw reference', 'sqlite', 'raw', ''));
     if (onSqlite && !workload.serviceOnly) rows.push(ratioRow('service/reference', 'sqlite', 'reference', `req/s ≥ ${target?.overReference.toFixed(2)}, p99 ≤ ${P99_TARGET.toFixed(2)}`));
-    if (onSqlite && onPostgres) rows.push(ratioRow('postgres/sqlite', 'postgres', 'sqlite', `req/s ≥ ${target?.postgresOverSqlite.toFixed(2)}`));
+    if (onSqlite && onPostgres) rows.push(ratioRow('postgres/sqlite', 'postgres', 'sqlite', target ? `req/s ≥ ${target.postgresOverSqlite.toFixed(2)}` : ''));
     if (other && !workload.serviceOnly) {
       rows.push(ratioRow(`service/reference, node ${other.version}`, OTHER.sqlite, OTHER.reference, ''));
       rows.push(ratioRow(`service: node ${process.version}/${other.version}`, 'sqlite', OTHER.sqlite, ''));
@@ -444,7 +444,7 @@ async function compare(options: Options, dir: string) {
       verdicts.push(verdict(`${workload.name}: postgres/sqlite requests/s`, medianRatio('postgres', 'sqlite', 'rps'), '≥', target.postgresOverSqlite));
       verdicts.push(verdict(`${workload.name}: postgres/reference p99`, medianRatio('postgres', 'reference', 'p99'), '≤', P99_TARGET));
     }
-    if (servers.ceiling) {
+    if (servers.ceiling && !workload.serviceOnly) {
       const median = (pick: (r: Run) => number) => spread(runsOf('ceiling').map(pick)).median;
       notes.push(
         `wrk: ${median((r) => r.rps).toFixed(0)} req/s against the trivial server with ${median((r) => r.wrkCores).toFixed(2)} of its one core, ` +

@@ -13,30 +13,36 @@ function controlledReads() {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe(SharedReads.name, () => {
-  it('runs reads of different keys at once, so that a slow one holds up no other', async () => {
+  it('runs reads of different keys at once while slots are free, so that a slow one holds up no other', async () => {
     const { trips, read } = controlledReads();
-    const sut = new SharedReads<string>();
+    const sut = new SharedReads<string>(2);
     const slow = sut.read('slow', read('slow'));
     const fast = sut.read('fast', read('fast'));
     expect(trips.map((trip) => trip.key)).toEqual(['slow', 'fast']);
     trips[1].finish('fast answer');
     expect(await fast).toBe('fast answer');
+    // The freed slot serves the next read at once, the slow one still running.
+    const next = sut.read('next', read('next'));
+    expect(trips.map((trip) => trip.key)).toEqual(['slow', 'fast', 'next']);
+    trips[2].finish('next answer');
+    expect(await next).toBe('next answer');
     trips[0].finish('slow answer');
     expect(await slow).toBe('slow answer');
   });
 
-  it('lets reads of a key asked for while it runs share the next trip, never the running one', async () => {
+  it('runs one read of a key at a time: those asked for meanwhile share the next trip, never the running one', async () => {
     const { trips, read } = controlledReads();
     const answered: number[] = [];
-    const sut = new SharedReads<string>((requests) => answered.push(requests));
+    const sut = new SharedReads<string>(4, (requests) => answered.push(requests));
     const first = sut.read('page', read('page'));
     const later = [sut.read('page', read('page')), sut.read('page', read('page'))];
-    expect(trips).toHaveLength(1);
+    // Slots are free, but the key is running.
+    expect(trips.map((trip) => trip.key)).toEqual(['page']);
     trips[0].finish('before the create');
     expect(await first).toBe('before the create');
     await settle();
-    // The later ones were asked for after the first trip started: they get a trip of their own, which sees more.
-    expect(trips).toHaveLength(2);
+    // The later ones were asked for after the first trip started: one trip of their own, which sees more.
+    expect(trips.map((trip) => trip.key)).toEqual(['page', 'page']);
     trips[1].finish('after the create');
     expect(await Promise.all(later)).toEqual(['after the create', 'after the create']);
     expect(answered).toEqual([1, 2]);
@@ -47,32 +53,42 @@ describe(SharedReads.name, () => {
     expect(await again).toBe('fresh');
   });
 
-  it('fails those waiting behind a failed read with it, then serves new reads', async () => {
+  it('starts the reads that wait for a slot first come first served, passing over a key that is running', async () => {
     const { trips, read } = controlledReads();
-    const sut = new SharedReads<string>();
-    const failed = sut.read('page', read('page'));
-    const waiting = sut.read('page', read('page'));
-    trips[0].finish(new Error('database unreachable'));
-    await expect(failed).rejects.toThrow('database unreachable');
-    await expect(waiting).rejects.toThrow('database unreachable');
-    expect(trips).toHaveLength(1);
-    const later = sut.read('page', read('page'));
-    trips[1].finish('back');
-    expect(await later).toBe('back');
+    const sut = new SharedReads<string>(2);
+    const answers = [sut.read('a', read('a')), sut.read('b', read('b')), sut.read('a', read('a')), sut.read('c', read('c')), sut.read('d', read('d'))];
+    expect(trips.map((trip) => trip.key)).toEqual(['a', 'b']);
+    trips[1].finish('b');
+    await settle();
+    // 'a' waits for its running read; 'c' takes the free slot.
+    expect(trips.map((trip) => trip.key)).toEqual(['a', 'b', 'c']);
+    trips[0].finish('a1');
+    await settle();
+    expect(trips.map((trip) => trip.key)).toEqual(['a', 'b', 'c', 'a']);
+    trips[2].finish('c');
+    trips[3].finish('a2');
+    await settle();
+    trips[4].finish('d');
+    expect(await Promise.all(answers)).toEqual(['a1', 'b', 'a2', 'c', 'd']);
   });
 
-  it('fails the shared trip\'s readers, and only them, when it fails', async () => {
+  it("fails a failed read's requests, and only them, then serves the reads waiting behind it", async () => {
     const { trips, read } = controlledReads();
-    const sut = new SharedReads<string>();
-    const first = sut.read('page', read('page'));
-    const second = sut.read('page', read('page'));
-    trips[0].finish('ok');
-    expect(await first).toBe('ok');
+    const sut = new SharedReads<string>(1);
+    const busy = sut.read('busy', read('busy'));
+    const failed = [sut.read('page', read('page')), sut.read('page', read('page'))];
+    const waiting = sut.read('other', read('other'));
+    trips[0].finish('done');
+    expect(await busy).toBe('done');
     await settle();
     trips[1].finish(new Error('statement timeout'));
-    await expect(second).rejects.toThrow('statement timeout');
-    const third = sut.read('page', read('page'));
-    trips[2].finish('ok again');
-    expect(await third).toBe('ok again');
+    for (const request of failed) await expect(request).rejects.toThrow('statement timeout');
+    await settle();
+    expect(trips.map((trip) => trip.key)).toEqual(['busy', 'page', 'other']);
+    trips[2].finish('other answer');
+    expect(await waiting).toBe('other answer');
+    const later = sut.read('page', read('page'));
+    trips[3].finish('back');
+    expect(await later).toBe('back');
   });
 });

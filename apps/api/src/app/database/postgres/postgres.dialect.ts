@@ -27,7 +27,7 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
   private readonly pooled = new Set<Client>();
   private driver?: typeof import('pg');
 
-  constructor(private readonly config: PostgresConfig) {
+  constructor(readonly config: PostgresConfig) {
     super();
   }
 

@@ -13,21 +13,25 @@ import type { PageStatement } from './pet-page-sql';
  * only how it selects, writes a batch and forgets old keys.
  */
 export abstract class DatabasePetStore extends PetStore {
-  private readonly lookups = new PetLookups(
-    (ids) => this.database.run(() => this.metrics.timeStatement('find_by_ids', () => this.selectByIds(ids))),
-    (statement) => this.database.run(() => this.metrics.timeStatement('find_page', () => this.selectPage(statement))),
-    (lookup, requests) => this.metrics.lookupBatchSize[lookup].observe(requests),
-  );
+  private readonly lookups: PetLookups;
   private readonly creates = new CreateGroupCommit((batch) => {
     this.metrics.groupCommitBatchSize.observe(batch.length);
     return this.metrics.timeStatement('insert_batch', () => this.writeCreates(batch));
   });
 
+  /** @param readConnections how many connections serve reads: as many pages are read at once */
   protected constructor(
     protected readonly database: DatabaseConnection,
     private readonly metrics: Metrics,
+    readConnections: number,
   ) {
     super();
+    this.lookups = new PetLookups(
+      (ids) => this.database.run(() => this.metrics.timeStatement('find_by_ids', () => this.selectByIds(ids))),
+      (statement) => this.database.run(() => this.metrics.timeStatement('find_page', () => this.selectPage(statement))),
+      readConnections,
+      (lookup, requests) => this.metrics.lookupBatchSize[lookup].observe(requests),
+    );
     metrics.gauge('petstore_group_commit_waiting', 'Creates gathered for the next group commit while one is being written.', () => this.creates.waiting);
   }
 

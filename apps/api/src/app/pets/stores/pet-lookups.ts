@@ -11,9 +11,10 @@ import { type PageStatement, statementKey } from './pet-page-sql';
 const LOOKUPS_BY_ID_IN_FLIGHT = 1;
 
 /**
- * The reads of both stores. Reads by id are batched, each answer keyed by its pet's id. Reads of pages run as they
- * come: only requests for the same statement with the same values share a read (SharedReads), so a slow search costs
- * the requests that sent it, never a list that differs from it.
+ * The reads of both stores. Reads by id are batched, each answer keyed by its pet's id. Reads of pages take turns for
+ * the connections that serve them, and requests for the same statement with the same values that wait for a turn
+ * share it (SharedReads); none waits for another to end, so a slow search costs the requests that sent it, and the
+ * connection it holds, never a list that differs from it.
  */
 export class PetLookups {
   private readonly byId: BatchedLookup<number, number, Pet>;
@@ -23,6 +24,8 @@ export class PetLookups {
   constructor(
     selectByIds: (ids: number[]) => Promise<Pet[]>,
     private readonly selectPage: (statement: PageStatement) => Promise<Pet[]>,
+    /** Pages read at once: as many as the database's connections for reads. */
+    pageSlots: number,
     answered: (lookup: 'by_id' | 'page', requests: number) => void = () => undefined,
   ) {
     this.byId = new BatchedLookup(
@@ -31,7 +34,7 @@ export class PetLookups {
       LOOKUPS_BY_ID_IN_FLIGHT,
       (requests) => answered('by_id', requests),
     );
-    this.pages = new SharedReads((requests) => answered('page', requests));
+    this.pages = new SharedReads(pageSlots, (requests) => answered('page', requests));
   }
 
   findPage(statement: PageStatement): Promise<Pet[]> {

@@ -46,7 +46,7 @@ export class PostgresPetStore extends DatabasePetStore {
     private readonly dialect: PostgresDialect,
     metrics: Metrics,
   ) {
-    super(database, metrics);
+    super(database, metrics, dialect.config.poolSize);
   }
 
   protected selectByIds(ids: number[]): Promise<Pet[]> {

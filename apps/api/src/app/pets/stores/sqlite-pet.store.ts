@@ -64,7 +64,7 @@ export class SqlitePetStore extends DatabasePetStore {
     private readonly dialect: SqliteDialect,
     metrics: Metrics,
   ) {
-    super(database, metrics);
+    super(database, metrics, READERS);
     // The last connection to the file to close checkpoints the WAL and removes it, which a read-only one cannot do.
     database.beforeClose(async () => (await this.opening)?.close());
   }
