@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -145,18 +145,16 @@ interface WrkSummary {
 export async function measure(baseUrl: string, workload: Workload, pets: number, seconds: number, connections: number, apiKey: string): Promise<Measurement> {
   // wrk leaves answers slower than its timeout out of the latencies (counted as timeouts): 10 s keeps a slow moment
   // in the p99 rather than hiding it.
-  let file = '';
-  if (workload.requests) {
-    file = join(mkdtempSync(join(tmpdir(), 'petstore-wrk-')), 'requests.txt');
-    writeFileSync(file, `${workload.requests(pets).join('\n')}\n`);
-  }
+  const folder = workload.requests && mkdtempSync(join(tmpdir(), 'petstore-wrk-'));
+  const file = folder ? join(folder, 'requests.txt') : '';
+  if (workload.requests) writeFileSync(file, `${workload.requests(pets).join('\n')}\n`);
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', WRK_SCRIPT, baseUrl, '--', apiKey, workload.method, workload.path, workload.body ?? '', String(pets), file];
   const run = (wrkArgs: string[]) =>
     new Promise<string>((resolve, reject) =>
       execFile('wrk', wrkArgs, (error, out, err) => (error ? reject(new Error(`wrk ${wrkArgs.join(' ')} failed: ${error.message}\n${err}`)) : resolve(out))),
     );
   const beside = workload.beside && run(['-t1', `-c${workload.beside.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', WRK_SCRIPT, baseUrl, '--', apiKey, 'GET', workload.beside.path, '', String(pets), '']);
-  const [stdout] = await Promise.all([run(args), beside]);
+  const [stdout] = await Promise.all([run(args), beside]).finally(() => folder && rmSync(folder, { recursive: true, force: true }));
   const last = stdout.trimEnd().split('\n').at(-1) ?? '';
   if (!last.startsWith('{')) throw new Error(`wrk printed no summary (is wrk.lua's done() running?):\n${stdout}`);
   const s = JSON.parse(last) as WrkSummary;

@@ -19,22 +19,6 @@ export interface PageDialect {
   scannedName: string;
   /** `?` → the dialect's placeholder; SQLite keeps `?`, PostgreSQL numbers them. */
   numbered: boolean;
-  /**
-   * For a planner that cannot weigh a name search against a category (SQLite, where the FTS5 table is always the outer
-   * loop): a name search in a category with at most `pets` pets after the cursor reads that category through `from`
-   * (its index), checking each name, and one in a larger category the name index. Both give the same page; the
-   * statement holds both and counts, at most `pets` index entries, which one runs.
-   */
-  smallCategory?: { pets: number; from: string };
-}
-
-type Condition = [condition: string, ...values: unknown[]];
-
-/** One SELECT of a page's rows: where it reads, what it keeps, in which order. */
-interface Plan {
-  from: string;
-  idColumn: string;
-  conditions: Condition[];
 }
 
 /** A page's statement as it runs. */
@@ -54,34 +38,23 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
   const made = new Map<string, string>();
   return ({ status, categoryId, nameKey, afterId, take }) => {
     const indexed = nameKey !== undefined && codePointLength(nameKey) >= TRIGRAM;
-    const others: Condition[] = [];
-    if (status !== undefined) others.push(['p.status = ?', status]);
-    if (categoryId !== undefined) others.push(['p.category_id = ?', categoryId]);
-    const byName: Condition[] = nameKey === undefined ? [] : [indexed ? [dialect.indexedName.condition, dialect.indexedName.value(nameKey)] : [dialect.scannedName, nameKey]];
+    const filters: Array<[condition: string, value: unknown]> = [];
+    if (nameKey !== undefined) filters.push(indexed ? [dialect.indexedName.condition, dialect.indexedName.value(nameKey)] : [dialect.scannedName, nameKey]);
     const idColumn = indexed ? dialect.indexedName.idColumn : 'p.id';
-    const plan: Plan = { from: indexed ? dialect.indexedName.from : 'pets p', idColumn, conditions: [...byName, [`${idColumn} > ?`, afterId], ...others] };
-    let plans = [plan];
-    const small = dialect.smallCategory;
-    if (small && indexed && nameKey !== undefined && categoryId !== undefined) {
-      const count = `(SELECT count(*) FROM (SELECT 1 FROM pets WHERE category_id = ? AND id > ? LIMIT ${small.pets}))`;
-      plans = [
-        { from: small.from, idColumn: 'p.id', conditions: [[`${count} < ${small.pets}`, categoryId, afterId], [dialect.scannedName, nameKey], ['p.id > ?', afterId], ...others] },
-        { ...plan, conditions: [[`${count} >= ${small.pets}`, categoryId, afterId], ...plan.conditions] },
-      ];
-    }
-    const values = plans.flatMap(({ conditions }) => [...conditions.flatMap(([, ...given]) => given), take]);
+    filters.push([`${idColumn} > ?`, afterId]);
+    if (status !== undefined) filters.push(['p.status = ?', status]);
+    if (categoryId !== undefined) filters.push(['p.category_id = ?', categoryId]);
 
     const shape = `${nameKey === undefined ? '-' : indexed ? 'i' : 's'}${status === undefined ? '-' : 's'}${categoryId === undefined ? '-' : 'c'}`;
     let sql = made.get(shape);
     if (!sql) {
-      const selects = plans.map(({ from, idColumn: order, conditions }) =>
-        `SELECT ${dialect.selectList} FROM ${from} WHERE ${conditions.map(([condition]) => condition).join(' AND ')} ORDER BY ${order} LIMIT ?`,
-      );
+      const from = indexed ? dialect.indexedName.from : 'pets p';
+      const where = filters.map(([condition]) => condition).join(' AND ');
       let position = 0;
-      sql = dialect.wrap(selects.length === 1 ? selects[0] : selects.map((one) => `SELECT * FROM (${one})`).join(' UNION ALL '));
+      sql = dialect.wrap(`SELECT ${dialect.selectList} FROM ${from} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`);
       if (dialect.numbered) sql = sql.replace(/\?/g, () => `$${++position}`);
       made.set(shape, sql);
     }
-    return { sql, values };
+    return { sql, values: [...filters.map(([, value]) => value), take] };
   };
 }

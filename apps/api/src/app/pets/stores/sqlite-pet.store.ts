@@ -23,8 +23,7 @@ const AS_JSON = `json_group_array(json_array(${PET_COLUMN_NAMES.join(', ')}) ORD
 /**
  * A name search of three characters or more reads the FTS5 trigram table `pets_name` (kept by triggers on `pets`, in
  * the insert's transaction) in rowid order, which is id order, and joins each match to its pet: CROSS JOIN keeps that
- * order of the loops, where the planner would otherwise walk the status index and look up each pet's name. In a
- * category small enough, the category's index is read instead (smallCategory).
+ * order of the loops, where the planner would otherwise walk the status index and look up each pet's name.
  */
 export const sqlitePageStatement = pageStatementOf({
   selectList: 'p.*',
@@ -38,9 +37,6 @@ export const sqlitePageStatement = pageStatementOf({
   },
   scannedName: `instr(p.${NAME_KEY_COLUMN}, ?) > 0`,
   numbered: false,
-  // Checking a few thousand names costs a few milliseconds; walking the name index for a common name, in search of a
-  // category's few pets, reads every name that matches (plans: docs/performance.md).
-  smallCategory: { pets: 5_000, from: 'pets p INDEXED BY pets_category_id_id' },
 });
 
 const SQL = {
