@@ -8,9 +8,15 @@ const BUILDING_POLL_MS = 500;
 
 /**
  * Two builds on one table that start at the same moment wait for each other, and PostgreSQL cancels one (deadlock
- * detected); two of one name, the second refused (the name taken). Either way the loser waits and looks again.
+ * detected); two of one name, the second refused (the name taken); two drops of one invalid index, the second refused
+ * as it updates the same catalog row ("tuple concurrently updated", an internal error). Either way the loser waits
+ * and looks again.
  */
 const RACED_BUILD = new Set(['40P01', '23505', '42P07']);
+const raced = (error: unknown) => {
+  const { code, message } = error as { code?: string; message?: string };
+  return RACED_BUILD.has(code ?? '') || (code === 'XX000' && /tuple concurrently updated/.test(message ?? ''));
+};
 
 /**
  * PostgreSQL's half of listPets' filters (SQLite's is all in AddNameSearch1796000000000): the pets' search keys, a
@@ -53,7 +59,7 @@ async function buildConcurrently(queryRunner: QueryRunner, name: string, definit
       if (index) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
       await queryRunner.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ${definition}`);
     } catch (error) {
-      if (!RACED_BUILD.has((error as { code?: string }).code ?? '')) throw error;
+      if (!raced(error)) throw error;
     }
   }
 }
