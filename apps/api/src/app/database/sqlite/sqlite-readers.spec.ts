@@ -18,11 +18,16 @@ describe(SqliteReaders.name, () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('answers a statement that fails to prepare with its error, keeps its connections, and prepares it again later', async () => {
+  /** A WAL file made with `schema` by a writing connection, and two readers of it. */
+  async function openFile(schema: string) {
     const path = join(dir, 'file.sqlite');
     const db = writer(path);
-    await db.exec('PRAGMA journal_mode = WAL; CREATE TABLE a (x INTEGER)');
-    const sut = await SqliteReaders.open(path, 2, 1_000);
+    await db.exec(`PRAGMA journal_mode = WAL; ${schema}`);
+    return { db, sut: await SqliteReaders.open(path, 2, 1_000) };
+  }
+
+  it('answers a statement that fails to prepare with its error, keeps its connections, and prepares it again later', async () => {
+    const { db, sut } = await openFile('CREATE TABLE a (x INTEGER)');
     try {
       // More reads than connections, all failing: each must be answered, none may take a connection with it.
       const failures = await Promise.allSettled(Array.from({ length: 5 }, () => sut.all('SELECT x FROM b', [])));
@@ -38,10 +43,7 @@ describe(SqliteReaders.name, () => {
   });
 
   it('sends every read to an idle connection, never behind a slow one on a busy connection', async () => {
-    const path = join(dir, 'file.sqlite');
-    const db = writer(path);
-    await db.exec('PRAGMA journal_mode = WAL; CREATE TABLE a (x INTEGER); INSERT INTO a VALUES (1)');
-    const sut = await SqliteReaders.open(path, 2, 1_000);
+    const { db, sut } = await openFile('CREATE TABLE a (x INTEGER); INSERT INTO a VALUES (1)');
     try {
       const finished: string[] = [];
       // A recursive count to a few million keeps one connection busy for a while, whatever the machine.
