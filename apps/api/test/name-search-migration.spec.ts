@@ -5,8 +5,15 @@ import { dialectFor } from '../src/app/database/chosen-dialect';
 import { migrations } from '../src/app/database/migrations';
 import { AddNameSearch1796000000000 } from '../src/app/database/migrations/1796000000000-add-name-search';
 import { IndexNameSearch1796000000001 } from '../src/app/database/migrations/1796000000001-index-name-search';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { LONG_STEP_ROWS } from '../src/app/database/migrations/migration-progress';
 import { AUTH, startApp } from './support/test-app';
-import { createTestDatabase, TEST_DATABASE, type TestDatabase } from './support/test-database';
+import { createTestDatabase, POSTGRES_ADMIN_URL, TEST_DATABASE, type TestDatabase } from './support/test-database';
+import { until } from './support/until';
+
+/** The test's PostgreSQL database on the server itself, not through PgBouncer. */
+const directUrl = (database: TestDatabase) => Object.assign(new URL(POSTGRES_ADMIN_URL), { pathname: new URL(database.url).pathname }).href;
 
 // A database made by version 1.0, with pets in it: 1.1 migrates it on start (on PostgreSQL, its indexes built
 // CONCURRENTLY outside a transaction), and every pet it held is found by name and by category.
@@ -14,21 +21,30 @@ describe('the name search migrations on a database made by 1.0', () => {
   const NAMES = ['Éloïse', 'Straße', 'Rex', 'T-Rex', 'Ｒｅｘ', '🐈 Tom'];
   let database: TestDatabase;
 
-  /** The schema as 1.0 left it, and its pets, inserted as 1.0 did: without a search key, which it did not know. */
-  async function databaseOfVersion10(count: number): Promise<void> {
+  /**
+   * The schema as 1.0 left it, and its pets, inserted as 1.0 did: without a search key, which it did not know. With
+   * `interrupted`, also the first of 1.1's two migrations, as an instance stopped between them leaves it.
+   */
+  async function databaseOfVersion10(count: number, interrupted = false): Promise<void> {
     database = await createTestDatabase();
     const dialect = dialectFor(loadDatabaseConfig({ DATABASE_URL: database.url }));
-    const before = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, migrations.indexOf(AddNameSearch1796000000000)) });
+    const last = migrations.indexOf(AddNameSearch1796000000000) + (interrupted ? 1 : 0);
+    const before = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, last) });
     await dialect.connectOnce(before);
-    await before.runMigrations();
-    const pets = Array.from({ length: count }, (_, n) => [`${NAMES[n % NAMES.length]} ${n}`, 1 + (n % 4)]);
+    await before.runMigrations({ transaction: 'each' });
+    await insertAsVersion10(before, 0, count);
+    await before.destroy();
+  }
+
+  /** Pets `from` to `to` (exclusive), inserted as an instance of 1.0 does: without a search key. */
+  async function insertAsVersion10(on: DataSource, from: number, to: number): Promise<void> {
+    const pets = Array.from({ length: to - from }, (_, i) => [`${NAMES[(from + i) % NAMES.length]} ${from + i}`, 1 + ((from + i) % 4)]);
     const row = (i: number) => (TEST_DATABASE === 'postgres' ? `($${i * 2 + 1}, $${i * 2 + 2}, 'available')` : "(?, ?, 'available')");
     // In id order, 500 a statement.
-    for (let from = 0; from < count; from += 500) {
-      const batch = pets.slice(from, from + 500);
-      await before.query(`INSERT INTO pets (name, category_id, status) VALUES ${batch.map((_, i) => row(i)).join(', ')}`, batch.flat());
+    for (let start = 0; start < pets.length; start += 500) {
+      const batch = pets.slice(start, start + 500);
+      await on.query(`INSERT INTO pets (name, category_id, status) VALUES ${batch.map((_, i) => row(i)).join(', ')}`, batch.flat());
     }
-    await before.destroy();
   }
   afterEach(() => database?.drop());
 
@@ -54,6 +70,56 @@ describe('the name search migrations on a database made by 1.0', () => {
       const [{ missing }] = (await sut.app.get(DataSource).query('SELECT count(*) AS missing FROM pets WHERE name_key IS NULL')) as Array<{ missing: number | string }>;
       expect(Number(missing)).toBe(0);
     } finally {
+      await sut.close();
+    }
+  });
+
+  it('keys the pets an instance of 1.0 stores beside it, without a restart, so that a name search finds them', async () => {
+    await databaseOfVersion10(10);
+    const sut = await startApp({ database });
+    try {
+      // A rolling upgrade: the 1.0 instances still insert, after this one migrated.
+      await insertAsVersion10(sut.app.get(DataSource), 10, 16);
+      // Nest's log lines of a second app in one Jest file reach the first one's sink (nestjs-pino's root logger is the
+      // process's): the search is what is watched.
+      await until(() => found(sut.origin, 'name=rex%2014'), (names) => names.length > 0, 'the pet 1.0 stored, found by name', 60_000);
+      expect(await found(sut.origin, 'name=rex%2014')).toEqual(['Rex 14']);
+      expect(await found(sut.origin, `name=${encodeURIComponent('ÉLOÏSE 12')}`)).toEqual(['Éloïse 12']);
+    } finally {
+      await sut.close();
+    }
+  });
+
+  (TEST_DATABASE === 'postgres' ? it : it.skip)('answers its probes while a long migration waits, and finishes it beside a statement timeout far shorter', async () => {
+    // More pets than a long step has (LONG_STEP_ROWS): this start listens before its migration ends.
+    const count = LONG_STEP_ROWS + 500;
+    await databaseOfVersion10(count, true);
+    // A writer's open transaction: the first index build waits for it, as a build on a live table waits for writers.
+    const writer = new Client({ connectionString: directUrl(database) });
+    await writer.connect();
+    await writer.query('BEGIN');
+    await writer.query(`INSERT INTO pets (name, category_id, status) VALUES ('Writer', 1, 'sold')`);
+    // Through PgBouncer, migrations go to the server itself, as docs/operations.md says.
+    const direct: Record<string, string> = process.env.PETSTORE_TEST_VIA_PGBOUNCER === 'true' ? { DATABASE_MIGRATION_URL: directUrl(database) } : {};
+    const sut = await startApp({ database, env: { DATABASE_STATEMENT_TIMEOUT_MS: '100', ...direct } });
+    try {
+      expect((await fetch(`${sut.origin}/health/live`)).status).toBe(200);
+      const routable = await fetch(`${sut.origin}/health/routable`);
+      expect({ status: routable.status, retryAfter: routable.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '5' });
+      expect(((await routable.json()) as { message: string }).message).toMatch(
+        /^The service is starting: migrating the database \(Index pets_name_key_missing, [0-9,]+ of [0-9,]+ rows \([0-9]+%\)\)\.$/,
+      );
+      expect((await fetch(`${sut.origin}/health/ready`)).status).toBe(503);
+      expect((await fetch(`${sut.origin}/v1/pets`, { headers: AUTH })).status).toBe(503);
+      // Ten times the statement timeout: a build bound by it would have been cancelled by now.
+      await sleep(1_000);
+      await writer.query('COMMIT');
+      await until(() => fetch(`${sut.origin}/health/routable`).then(({ status }) => status), (status) => status === 200, 'ready', 120_000);
+      const last = `${NAMES[(count - 1) % NAMES.length]} ${count - 1}`;
+      expect(await found(sut.origin, `name=${encodeURIComponent(last)}`)).toEqual([last]);
+      expect(await found(sut.origin, 'name=writer')).toEqual(['Writer']);
+    } finally {
+      await writer.end();
       await sut.close();
     }
   });

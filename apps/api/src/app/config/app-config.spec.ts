@@ -127,6 +127,24 @@ describe(loadConfig.name, () => {
     });
   });
 
+  it('reads DATABASE_MIGRATION_URL, the server itself, for migrations that a pooler would cut', () => {
+    const env = { API_KEYS: KEY, DATABASE_URL: 'postgres://app@pgbouncer:6432/pets' };
+    expect(loadConfig({ ...env, DATABASE_MIGRATION_URL: 'postgres://app@db:5432/pets' }).database).toMatchObject({
+      url: 'postgres://app@pgbouncer:6432/pets',
+      migrationUrl: 'postgres://app@db:5432/pets',
+    });
+    expect(loadConfig(env).database).not.toHaveProperty('migrationUrl');
+  });
+
+  it.each([
+    ['sqlite:/data/pets.sqlite', 'postgres://app@db:5432/pets'],
+    ['postgres://app@pgbouncer:6432/pets', 'sqlite:/data/pets.sqlite'],
+    ['postgres://app@pgbouncer:6432/pets', 'mysql://db/pets'],
+  ])('refuses DATABASE_MIGRATION_URL beside DATABASE_URL=%s when it is %s', (url, migrationUrl) => {
+    expect(() => loadConfig({ API_KEYS: KEY, DATABASE_URL: url, DATABASE_MIGRATION_URL: migrationUrl })).toThrow(/DATABASE_MIGRATION_URL/);
+    expect(() => loadDatabaseConfig({ DATABASE_URL: url, DATABASE_MIGRATION_URL: migrationUrl })).toThrow(/DATABASE_MIGRATION_URL/);
+  });
+
   it('refuses a base URL longer than the OpenAPI document allows for the Link headers built from it', () => {
     const url = (length: number) => `https://api.example.com/${'a'.repeat(length - 'https://api.example.com//v1'.length)}/v1`;
     expect(loadConfig({ API_KEYS: KEY, PUBLIC_BASE_URL: url(BASE_URL_MAX_LENGTH) }).publicBaseUrl).toHaveLength(BASE_URL_MAX_LENGTH);
@@ -235,6 +253,9 @@ describe(loadConfig.name, () => {
       expect(config.redisUrl).toBe('redis://:s3cret@redis:6379');
       // The admin commands read the database the same way.
       expect(loadDatabaseConfig({ DATABASE_URL_FILE: file('database2', 'sqlite:/data/petstore.sqlite\n') })).toMatchObject({ type: 'sqlite', path: '/data/petstore.sqlite' });
+      expect(
+        loadDatabaseConfig({ DATABASE_URL: 'postgres://app@pgbouncer:6432/pets', DATABASE_MIGRATION_URL_FILE: file('migration', 'postgres://app:s3cret@db:5432/pets\n') }),
+      ).toMatchObject({ migrationUrl: 'postgres://app:s3cret@db:5432/pets' });
     });
 
     it('validates a value from a file as the variable itself, never showing it', () => {

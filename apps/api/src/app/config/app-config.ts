@@ -41,7 +41,7 @@ const baseUrl = z
     return normalised;
   });
 
-type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; migrationUrl?: string };
 
 const databaseUrl = z
   .string()
@@ -69,12 +69,24 @@ const apiKeys = z
     message: 'must be comma-separated keys of at least 16 characters from A-Z a-z 0-9 - . _ ~ + / (values not shown)',
   });
 
-const databaseSchema = z.object({
+const databaseFields = z.object({
   DATABASE_URL: optional(databaseUrl.default({ type: 'sqlite', path: './data/petstore.sqlite' })),
+  // The server itself, where DATABASE_URL names a pooler whose query timeout would cut a migration's long steps.
+  DATABASE_MIGRATION_URL: optional(databaseUrl.optional()),
   DATABASE_POOL_SIZE: optional(integer(1, 1000).default(10)),
   DATABASE_CONNECT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
   DATABASE_STATEMENT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
 });
+
+/** DATABASE_MIGRATION_URL is another way to one PostgreSQL database: never a SQLite file, nor beside one. */
+const migrationUrlFits = (env: z.output<typeof databaseFields>) =>
+  !env.DATABASE_MIGRATION_URL || (env.DATABASE_MIGRATION_URL.type === 'postgres' && env.DATABASE_URL.type === 'postgres');
+const MIGRATION_URL_PROBLEM = {
+  path: ['DATABASE_MIGRATION_URL'],
+  message: 'must be a postgres:// URL, and only beside a postgres:// DATABASE_URL (the same database, reached directly)',
+};
+
+const databaseSchema = databaseFields.refine(migrationUrlFits, MIGRATION_URL_PROBLEM);
 
 const flag = z
   .string()
@@ -107,7 +119,7 @@ const webhookSchema = z.object({
  */
 export const BUILT_STOREFRONT_DIR = resolve(__dirname, '../storefront');
 
-const envSchema = databaseSchema
+const envSchema = databaseFields
   .extend(webhookSchema.shape)
   .extend({
     PORT: optional(integer(0, 65535).default(3000)),
@@ -131,7 +143,8 @@ const envSchema = databaseSchema
   .refine((env) => env.NODE_ENV !== 'production' || env.API_KEYS.length > 0, {
     path: ['API_KEYS'],
     message: 'must list at least one key when NODE_ENV=production (no development key is made there)',
-  });
+  })
+  .refine(migrationUrlFits, MIGRATION_URL_PROBLEM);
 
 /** Where the data lives, and how long a database operation may take before the request gets a 503. */
 export type DatabaseConfig = DatabaseTarget & {
@@ -211,6 +224,7 @@ function parse<T extends z.ZodTypeAny>(schema: T, env: Env, secrets: readonly Fi
 
 const toDatabaseConfig = (e: z.output<typeof databaseSchema>): DatabaseConfig => ({
   ...e.DATABASE_URL,
+  ...(e.DATABASE_MIGRATION_URL?.type === 'postgres' && { migrationUrl: e.DATABASE_MIGRATION_URL.url }),
   poolSize: e.DATABASE_POOL_SIZE,
   connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
   statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -230,7 +244,7 @@ export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
 
 /** Only the DATABASE_* variables, for tools that work on the database without running the service. */
 export function loadDatabaseConfig(env: Env = process.env): DatabaseConfig {
-  return toDatabaseConfig(parse(databaseSchema, env, ['DATABASE_URL']));
+  return toDatabaseConfig(parse(databaseSchema, env, ['DATABASE_URL', 'DATABASE_MIGRATION_URL']));
 }
 
 /** Reads and validates the environment; throws {@link ConfigError} naming every bad variable. */

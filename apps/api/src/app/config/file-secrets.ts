@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 type Env = Record<string, string | undefined>;
 
 /** The variables that may instead name a file holding their value (`API_KEYS_FILE`, …), for mounted secrets. */
-export const FILE_SECRETS = ['API_KEYS', 'DATABASE_URL', 'REDIS_URL'] as const;
+export const FILE_SECRETS = ['API_KEYS', 'DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL'] as const;
 export type FileSecret = (typeof FILE_SECRETS)[number];
 
 const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';

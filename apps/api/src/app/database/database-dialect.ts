@@ -1,6 +1,7 @@
 import type { DataSource, Migration } from 'typeorm';
 import type { DatabaseKind, OptionsOf } from './database-kind';
 import type { Heartbeat } from './database-watch';
+import type { MigrationProgress } from './migrations/migration-progress';
 
 /**
  * What every dialect implements (sqlite/sqlite.dialect.ts, postgres/postgres.dialect.ts): what differs between the
@@ -18,8 +19,11 @@ export abstract class DatabaseDialect<K extends DatabaseKind = DatabaseKind> {
   /** Makes sure a commit means durable, and says how, for the start-up log; throws if it cannot. */
   abstract ensureDurability(dataSource: DataSource): Promise<string>;
 
-  /** Brings the schema up to date; safe when several processes start at once. */
-  abstract migrate(dataSource: DataSource): Promise<Migration[]>;
+  /**
+   * Brings the schema up to date; safe when several processes start at once, and resumes where an interrupted run
+   * stopped. Long steps report to `progress` (rows done of rows to do).
+   */
+  abstract migrate(dataSource: DataSource, progress?: MigrationProgress): Promise<Migration[]>;
 
   /**
    * After a failed attempt to connect: whether the dialect changed its options for what the failure says about the

@@ -33,6 +33,7 @@ export class HealthController {
     this.assertNotStopping();
     // Connected is not enough: the schema must be migrated too, and the database not known to be silent or read-only
     // now (an instance that cannot create is taken out of a load balancer's pool).
+    this.assertNotMigrating();
     if (!this.connection.serving) throw serviceUnavailable();
     if (!this.connection.writable) throw databaseReadOnly();
     try {
@@ -56,8 +57,15 @@ export class HealthController {
   routable() {
     this.assertNotStopping();
     // `ready` turns true once, at the first connect, and false only on close: a later outage leaves it true.
+    this.assertNotMigrating();
     if (!this.connection.ready) throw new ApiException('service_unavailable', 'The service is starting.', { 'retry-after': '1' });
     return { status: 'ok' };
+  }
+
+  /** Not ready while migrating, saying what it does and how far it is: an operator reads it with `curl`. */
+  private assertNotMigrating(): void {
+    const step = this.connection.migrating;
+    if (step) throw new ApiException('service_unavailable', `The service is starting: migrating the database (${step}).`, { 'retry-after': '5' });
   }
 
   private assertNotStopping(): void {

@@ -7,7 +7,7 @@ const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 
 const STATEMENT_DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const BATCH_SIZE_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
-const STORE_OPERATIONS = ['find_by_ids', 'find_page', 'insert_batch', 'purge_idempotency_keys'] as const;
+const STORE_OPERATIONS = ['find_by_ids', 'find_page', 'insert_batch', 'purge_idempotency_keys', 'fill_name_keys'] as const;
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];
 export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired' | 'insufficient_scope';
 export type RateLimitReason = 'key_rate' | 'auth_failures';

@@ -39,4 +39,7 @@ export abstract class PetStore {
 
   /** Forgets idempotency keys created at or before `before` (epoch ms). */
   abstract purgeIdempotencyKeys(before: number): Promise<void>;
+
+  /** Writes the search key of the pets stored without one (by an instance of an older version); returns how many. */
+  abstract keyUnkeyedPets(): Promise<number>;
 }

@@ -4,6 +4,7 @@ import { DatabaseConnection } from '../database/database-connection';
 import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
 import { Metrics } from '../metrics/metrics';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
+import { NameKeyBackfill } from './name-key-backfill';
 import { PetStore } from './pet.store';
 import { PetsController } from './pets.controller';
 import { PetsService } from './pets.service';
@@ -15,6 +16,7 @@ import { SqlitePetStore } from './stores/sqlite-pet.store';
   providers: [
     PetsService,
     IdempotencyKeyPurge,
+    NameKeyBackfill,
     {
       // The one choice of store, made once: nothing above it asks which database is in use.
       provide: PetStore,

@@ -1,12 +1,12 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { perDatabase } from '../per-database';
-import { fillMissingNameKeys } from './name-key-fill';
 
 /**
  * listPets' `name` and `categoryId` filters (1.1.0). Every pet gets a search key (`name_key`, nameSearchKey of its
- * name, written by the service on insert). On SQLite, all of it happens here, in the migration's transaction: the
- * keys, the FTS5 trigram table over them with the triggers that keep it in step with `pets` in each insert's own
- * transaction, and the category index. On PostgreSQL this adds the column and the pg_trgm extension only, which is
+ * name, written by the service on insert). On SQLite, the schema happens here, in the migration's transaction: the
+ * FTS5 trigram table over the keys with the triggers that keep it in step with `pets` in each insert's own
+ * transaction, and the category index. The stored pets' keys are written after it, a batch per transaction
+ * (SqliteDialect.migrate), each batch entering the table through the fill trigger. On PostgreSQL this adds the column and the pg_trgm extension only, which is
  * instant; the keys and the indexes, which take a while on a large table, are built without blocking its writers by
  * the next migration (IndexNameSearch1796000000001).
  */
@@ -30,8 +30,7 @@ async function postgresUp(queryRunner: QueryRunner): Promise<void> {
 }
 
 async function sqliteUp(queryRunner: QueryRunner): Promise<void> {
-  await fillMissingNameKeys(queryRunner);
-  // Pets without a key: none once the service writes them, so this index stays empty and the fill at start is free.
+  // Pets without a key: none once the service writes them and the fill is done, so this index stays (nearly) empty.
   await queryRunner.query('CREATE INDEX pets_name_key_missing ON pets (id) WHERE name_key IS NULL');
   await queryRunner.query('CREATE INDEX pets_category_id_id ON pets (category_id, id)');
   // External content: the table indexes `pets.name_key` without a copy of it. Case-sensitive, as the keys are folded
@@ -40,7 +39,6 @@ async function sqliteUp(queryRunner: QueryRunner): Promise<void> {
   await queryRunner.query(
     `CREATE VIRTUAL TABLE pets_name USING fts5(name_key, content='pets', content_rowid='id', tokenize='trigram case_sensitive 1', columnsize=0)`,
   );
-  await queryRunner.query(`INSERT INTO pets_name (pets_name) VALUES ('rebuild')`);
   // Names never change: a key is written once, on insert or by the fill; tests and operators may delete a pet.
   await queryRunner.query(`CREATE TRIGGER pets_name_insert AFTER INSERT ON pets WHEN new.name_key IS NOT NULL BEGIN
     INSERT INTO pets_name (rowid, name_key) VALUES (new.id, new.name_key); END`);

@@ -1,8 +1,12 @@
 import { nameSearchKey } from '@petstore/contract';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { perDatabase } from '../per-database';
+import { progressOf } from './migration-progress';
 
 const DEADLOCK_DETECTED = '40P01';
+
+/** Through the partial index `pets_name_key_missing` on both databases: no pass over the keyed pets. */
+const TO_DO = 'SELECT count(*) AS count FROM pets WHERE name_key IS NULL';
 
 /** Pets keyed per statement: a short transaction each, so that a live table's writers hardly wait. */
 const BATCH = 2_000;
@@ -49,16 +53,27 @@ async function fillBatch(on: DataSource | QueryRunner, sql: FillSql, rows: Missi
  * Writes the search key (nameSearchKey) of every pet that has none: all of them once the column is added, and
  * afterwards any pet an instance of version 1.0 inserted during a rolling upgrade, found through the partial index
  * `pets_name_key_missing`. Keys are JavaScript's to compute (Unicode normalisation and case folding alike on both
- * databases), so the service writes them: on insert, and here. Returns how many pets it keyed.
+ * databases), so the service writes them: on insert, here, and every few seconds while it runs (NameKeyBackfill).
+ * Each batch is its own short transaction, so an interrupted fill resumes where it stopped. A fill of many rows reports
+ * its progress (migration-progress.ts). Returns how many pets it keyed.
  */
 export async function fillMissingNameKeys(on: DataSource | QueryRunner): Promise<number> {
   const sql = perDatabase(on, FILL_SQL);
+  const [{ count }] = (await on.query(TO_DO)) as Array<{ count: number | string }>;
+  const toDo = Number(count);
+  if (toDo === 0) return 0;
+  const progress = progressOf(on);
+  progress.begin('Search keys of the pets stored without one', toDo);
   let filled = 0;
   for (let afterId: number | string = 0; ; ) {
     const rows = (await on.query(sql.missing, [afterId, BATCH])) as Missing[];
-    if (rows.length === 0) return filled;
+    if (rows.length === 0) break;
     await fillBatch(on, sql, rows);
     filled += rows.length;
+    // Pets an older instance adds meanwhile are keyed too: the count grows with them.
+    progress.advance(filled, Math.max(toDo, filled));
     afterId = rows[rows.length - 1].id;
   }
+  progress.end();
+  return filled;
 }

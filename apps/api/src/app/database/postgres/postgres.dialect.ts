@@ -1,11 +1,13 @@
+import { Logger } from '@nestjs/common';
 import type { Client, ClientConfig, Pool } from 'pg';
-import { type DataSource, type Migration, MigrationExecutor } from 'typeorm';
+import { DataSource, type Migration, MigrationExecutor } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
 import type { OptionsOf } from '../database-kind';
 import { type Heartbeat, WATCH_TIMING } from '../database-watch';
 import { destroyConnection, PostgresHeartbeat } from './postgres-heartbeat';
+import { type MigrationProgress, reportProgress } from '../migrations/migration-progress';
 import { fillMissingNameKeys } from '../migrations/name-key-fill';
 import { SCHEMA_OPTIONS } from '../schema';
 
@@ -19,6 +21,12 @@ const SESSION_SETTINGS = (statementTimeoutMs: number) => ({
   statement_timeout: statementTimeoutMs,
   idle_in_transaction_session_timeout: statementTimeoutMs * 2,
 });
+
+/**
+ * A migration's sessions: no statement timeout, whatever the role's (an index built CONCURRENTLY over 1M pets takes
+ * 8 to 17 s, and longer beside writers; each step resumes if interrupted, and the lock waits are PostgreSQL's own).
+ */
+const MIGRATION_SESSION_SETTINGS = { statement_timeout: 0, idle_in_transaction_session_timeout: 0 };
 
 /** A PostgreSQL server, which several instances of the service may share. */
 export class PostgresDialect extends DatabaseDialect<'postgres'> {
@@ -119,9 +127,44 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
    * connection took it; and all or nothing, since PostgreSQL's DDL is transactional. A migration that says
    * `transaction = false` (an index built CONCURRENTLY, which no transaction may hold) runs after the ones before it
    * committed, outside the lock, and is safe to run twice; it is recorded under the lock. Last, the search keys that
-   * instances of an older version left out are written (fillMissingNameKeys).
+   * instances of an older version left out are written (fillMissingNameKeys). All of it on connections of its own
+   * (migrationSource), never bound by the requests' statement timeout.
    */
-  async migrate(dataSource: DataSource): Promise<Migration[]> {
+  async migrate(dataSource: DataSource, progress?: MigrationProgress): Promise<Migration[]> {
+    const source = await this.migrationSource(dataSource);
+    if (progress) reportProgress(source, progress);
+    try {
+      const applied = await this.migrateOn(source);
+      await fillMissingNameKeys(source);
+      return applied;
+    } finally {
+      await source.destroy();
+    }
+  }
+
+  /**
+   * Two connections (one builds or fills while the other reads its progress) to DATABASE_MIGRATION_URL, or else to
+   * DATABASE_URL, without the requests' timeouts. Through a pooler, which refuses those settings, a long step is cut
+   * by its query_timeout: said in the log, with the way out.
+   */
+  private async migrationSource(dataSource: DataSource): Promise<DataSource> {
+    const source = new DataSource({
+      ...(dataSource.options as OptionsOf<'postgres'>),
+      url: this.config.migrationUrl ?? this.config.url,
+      poolSize: 2,
+      applicationName: 'petstore-migrate',
+      extra: { ...MIGRATION_SESSION_SETTINGS },
+    });
+    await this.connectOnce(source);
+    if (!('statement_timeout' in (source.options.extra as object))) {
+      new Logger('Migration').warn(
+        "Migrating through a pooler, whose query_timeout bounds each step: an index build on a large table may be cut and start again. Set DATABASE_MIGRATION_URL to the PostgreSQL server itself.",
+      );
+    }
+    return source;
+  }
+
+  private async migrateOn(dataSource: DataSource): Promise<Migration[]> {
     const applied: Migration[] = [];
     for (;;) {
       const outside = await this.underMigrationLock(dataSource, async (executor) => {
@@ -131,7 +174,7 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
         }
         return undefined;
       });
-      if (!outside) break;
+      if (!outside) return applied;
       const runner = dataSource.createQueryRunner();
       try {
         await outside.instance?.up(runner);
@@ -144,8 +187,6 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
       });
       applied.push(outside);
     }
-    await fillMissingNameKeys(dataSource);
-    return applied;
   }
 
   private async underMigrationLock<T>(dataSource: DataSource, work: (executor: MigrationExecutor) => Promise<T>): Promise<T> {

@@ -4,6 +4,7 @@ import type { DatabaseConfig } from '../../config/app-config';
 import { DatabaseDialect } from '../database-dialect';
 import type { OptionsOf } from '../database-kind';
 import { statementSpans } from '../../observability/statement-spans';
+import { type MigrationProgress, reportProgress } from '../migrations/migration-progress';
 import { fillMissingNameKeys } from '../migrations/name-key-fill';
 import { SCHEMA_OPTIONS } from '../schema';
 import { spannedDatabase } from './spanned-database';
@@ -60,10 +61,13 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
 
   /**
    * The write lock, taken before the migrations table is read, serves as SQLite's advisory lock: a second process waits
-   * (its busy timeout) instead of running the same migrations, which apply all or none. Then the search keys that a
-   * process of an older version sharing the file left out are written (fillMissingNameKeys).
+   * (its busy timeout) instead of running the same migrations, which apply all or none. They change the schema only,
+   * which takes the lock briefly; the rows are written afterwards, a batch per transaction, so that processes of an
+   * older version sharing the file wait for one batch at most: the search keys (fillMissingNameKeys), those of the pets
+   * stored before and those a process of an older version left out.
    */
-  async migrate(dataSource: DataSource): Promise<Migration[]> {
+  async migrate(dataSource: DataSource, progress?: MigrationProgress): Promise<Migration[]> {
+    if (progress) reportProgress(dataSource, progress);
     await dataSource.query('BEGIN IMMEDIATE');
     let applied: Migration[];
     try {

@@ -11,6 +11,7 @@ import { DatabasePetStore } from './database-pet.store';
 import { type PageStatement, pageStatementOf } from './pet-page-sql';
 import { NAME_KEY_COLUMN, petSelectList, type PetRow, toPet } from './pet-row';
 import { writePostgresCreates } from './postgres-create-sql';
+import { fillMissingNameKeys } from '../../database/migrations/name-key-fill';
 
 const PET_COLUMNS = petSelectList();
 
@@ -67,6 +68,10 @@ export class PostgresPetStore extends DatabasePetStore {
 
   protected deleteIdempotencyKeys(before: number): Promise<unknown> {
     return this.dataSource.query(SQL.purgeClaims, [before]);
+  }
+
+  protected fillNameKeys(): Promise<number> {
+    return fillMissingNameKeys(this.dataSource);
   }
 
   /**
