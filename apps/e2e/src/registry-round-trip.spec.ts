@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type NodeProcess, NPM_ENV, spawnService, stopNode, waitUntilLive } from '@petstore/testing';
+import { builtRelease, type NodeProcess, NPM_ENV, releaseBefore, spawnService, stopNode, waitUntilLive } from '@petstore/testing';
 import { CJS_PROGRAM, compileAndRunStrict, ESM_PROGRAM, expectDriven, run, runProgram } from './support/consumer-project';
 import { TEST_KEY } from './support/test-key';
-import { builtReleasedClient, releaseBefore } from './support/previous-release';
 import { type LocalRegistry, startVerdaccio } from './support/verdaccio';
 
 const WORKSPACE = join(__dirname, '../../..');
@@ -61,7 +60,7 @@ describe('@petstore/client published by `nx release publish` to a local registry
       });
       // The previous release's client, built from its release commit and published beside this one (under a tag of its
       // own: npm gives `latest` to the highest version only), as a user who has not upgraded installs it.
-      const previous = await builtReleasedClient(PREVIOUS, dir);
+      const previous = await builtRelease(PREVIOUS, 'client', dir);
       removePrevious = previous.remove;
       await run('npm', ['publish', previous.folder, '--registry', registry.url, '--tag', 'previous'], { cwd: dir, env: registryEnv, timeoutMs: 120_000 });
       previousConsumer = join(dir, 'previous-consumer');

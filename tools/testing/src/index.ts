@@ -32,3 +32,5 @@ export { CHROMIUM, chromiumRuns, launchChromium } from './chromium';
 export { authorizeInSwaggerUi } from './swagger-ui';
 export { prometheusRule } from './prometheus-rule';
 export { readTextTable } from './text-table';
+export { builtRelease, type ReleasedProject, releaseBefore, releasedVersions } from './released-build';
+export { type UpgradeTrial, type UpgradeTrialOptions, upgradeTrial } from './upgrade-trial';

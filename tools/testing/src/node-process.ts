@@ -97,10 +97,13 @@ export async function spawnNode(name: string, main: string, { env, logFile, node
   return started;
 }
 
-/** Milliseconds from spawn until `path` answers 200; throws with the end of its output if it exits first or takes 60 s. */
-export async function waitFor200(target: NodeProcess, path: string, headers: Record<string, string> = {}): Promise<number> {
+/**
+ * Milliseconds from spawn until `path` answers 200; throws with the end of its output if it exits first or takes
+ * `timeoutMs` (60 s unless said: a start that migrates a large database may take minutes).
+ */
+export async function waitFor200(target: NodeProcess, path: string, headers: Record<string, string> = {}, timeoutMs = WAIT_TIMEOUT_MS): Promise<number> {
   const url = `${target.origin}${path}`;
-  while (performance.now() - target.startedAt < WAIT_TIMEOUT_MS && isRunning(target)) {
+  while (performance.now() - target.startedAt < timeoutMs && isRunning(target)) {
     if ((await statusOf(url, headers)) === 200) return performance.now() - target.startedAt;
     await sleep(5);
   }
