@@ -124,7 +124,7 @@ describe('the name search migrations on a database made by 1.0', () => {
     }
   });
 
-  (TEST_DATABASE === 'postgres' ? it : it.skip)('builds valid indexes with instances starting at once, and builds one again after a build that failed', async () => {
+  (TEST_DATABASE === 'postgres' ? it : it.skip)('builds valid indexes with instances starting at once, builds one again after a build that failed, and drops a rebuild cut short', async () => {
     await databaseOfVersion10(50);
     const valid = (dataSource: DataSource) =>
       dataSource.query(`SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
@@ -139,6 +139,9 @@ describe('the name search migrations on a database made by 1.0', () => {
       // What a CREATE INDEX CONCURRENTLY that was cancelled or timed out leaves: an invalid index, and the migration
       // not recorded. The next start drops it and builds it again.
       await dataSource.query(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'pets_name_key_trgm'::regclass`);
+      // And what a REINDEX CONCURRENTLY cut short leaves: its new index, invalid, which writes would go on updating.
+      await dataSource.query('CREATE INDEX pets_status_id_ccnew ON pets (status, id)');
+      await dataSource.query(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'pets_status_id_ccnew'::regclass`);
       await dataSource.query(`DELETE FROM migrations WHERE name = $1`, [new IndexNameSearch1796000000001().name]);
     } finally {
       await first.close();
@@ -146,6 +149,7 @@ describe('the name search migrations on a database made by 1.0', () => {
     const second = await startApp({ database });
     try {
       expect(await valid(second.app.get(DataSource))).toEqual(expected);
+      expect(await second.app.get(DataSource).query(`SELECT to_regclass('pets_status_id_ccnew') AS left`)).toEqual([{ left: null }]);
       expect(await found(second.origin, 'name=rex%2044')).toEqual(['Rex 44']);
     } finally {
       await second.close();

@@ -7,6 +7,9 @@ import { fillMissingNameKeys } from './name-key-fill';
 /** How often to look again while another instance builds an index on `pets`. */
 const BUILDING_POLL_MS = 500;
 
+/** Rows keyed between two VACUUMs of the fill: a tenth of a million pets' table comes back to be reused. */
+const VACUUM_EVERY_ROWS = 100_000;
+
 /** How often a build's progress is read (pg_stat_progress_create_index) for the log. */
 const PROGRESS_POLL_MS = 5_000;
 
@@ -36,12 +39,18 @@ export class IndexNameSearch1796000000001 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     if (perDatabase(queryRunner, { sqlite: true, postgres: false })) return;
+    await dropUnfinishedRebuilds(queryRunner);
     // The column is new: without its statistics, each batch of the fill joins by reading every unkeyed pet into a
     // hash (2.3 s a batch at 1M pets, where 34 ms with them), and builds have no row count to report progress in.
     await analyze(queryRunner);
     // First, so that the fill at every start finds the pets an instance of 1.0 inserted without a key at once.
     await buildConcurrently(queryRunner, 'pets_name_key_missing', 'ON pets (id) WHERE name_key IS NULL');
-    await fillMissingNameKeys(queryRunner);
+    // A key changes a row, and PostgreSQL writes the changed row anew: without a VACUUM now and then, keying every pet
+    // would leave the table twice its size. With it, each batch takes the room the ones before it freed.
+    const keyed = await fillMissingNameKeys(queryRunner, { between: { everyRows: VACUUM_EVERY_ROWS, run: () => queryRunner.query('VACUUM pets') } });
+    // Each index of `pets` got a second entry for every pet keyed, which no VACUUM gives back: rebuilt, they are their
+    // size again (the one of pets without a key, a page).
+    if (keyed >= VACUUM_EVERY_ROWS) await reindexConcurrently(queryRunner);
     // The keys' statistics, now that there are keys: what the planner weighs the trigram index by.
     await analyze(queryRunner);
     await buildConcurrently(queryRunner, 'pets_name_key_trgm', 'ON pets USING gin (name_key gin_trgm_ops)');
@@ -96,6 +105,35 @@ async function reportBuild(queryRunner: QueryRunner, report: (fraction: number) 
   } catch {
     // Progress is for the log only; the build goes on whether or not it can be read.
   }
+}
+
+/** The indexes of `pets` there are now, each rebuilt beside the old one, which goes once the new one is ready. */
+async function reindexConcurrently(queryRunner: QueryRunner): Promise<void> {
+  const indexes = (await queryRunner.query(`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'pets'::regclass AND indisvalid`)) as Array<{ name: string }>;
+  const progress = progressOf(queryRunner);
+  for (const { name } of indexes) {
+    progress.begin(`Rebuild of index ${name}`);
+    for (;;) {
+      try {
+        await queryRunner.query(`REINDEX INDEX CONCURRENTLY ${name}`);
+        break;
+      } catch (error) {
+        if (!raced(error)) throw error;
+      }
+    }
+    progress.end();
+  }
+}
+
+/**
+ * A REINDEX CONCURRENTLY cut short (the process stopped) leaves its new index behind, invalid, named `…_ccnew`, and
+ * every write still updates it: dropped before anything else.
+ */
+async function dropUnfinishedRebuilds(queryRunner: QueryRunner): Promise<void> {
+  const unfinished = (await queryRunner.query(
+    `SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'pets'::regclass AND NOT indisvalid AND indexrelid::regclass::text LIKE '%\\_ccnew%'`,
+  )) as Array<{ name: string }>;
+  for (const { name } of unfinished) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
 }
 
 /** ANALYZE pets; two at once may collide on the statistics' catalog rows ("tuple concurrently updated"): again. */

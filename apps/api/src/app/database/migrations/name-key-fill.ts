@@ -32,6 +32,12 @@ const FILL_SQL: Record<'sqlite' | 'postgres', FillSql> = {
   },
 };
 
+/** Work done between batches, every so many rows keyed (the migration's VACUUM on PostgreSQL). */
+interface Between {
+  everyRows: number;
+  run: () => Promise<unknown>;
+}
+
 interface Missing {
   id: number | string;
   name: string;
@@ -57,7 +63,7 @@ async function fillBatch(on: DataSource | QueryRunner, sql: FillSql, rows: Missi
  * Each batch is its own short transaction, so an interrupted fill resumes where it stopped. A fill of many rows reports
  * its progress (migration-progress.ts). Returns how many pets it keyed.
  */
-export async function fillMissingNameKeys(on: DataSource | QueryRunner): Promise<number> {
+export async function fillMissingNameKeys(on: DataSource | QueryRunner, { between }: { between?: Between } = {}): Promise<number> {
   const sql = perDatabase(on, FILL_SQL);
   const [{ count }] = (await on.query(TO_DO)) as Array<{ count: number | string }>;
   const toDo = Number(count);
@@ -73,6 +79,7 @@ export async function fillMissingNameKeys(on: DataSource | QueryRunner): Promise
     // Pets an older instance adds meanwhile are keyed too: the count grows with them.
     progress.advance(filled, Math.max(toDo, filled));
     afterId = rows[rows.length - 1].id;
+    if (between && filled % between.everyRows < rows.length) await between.run();
   }
   progress.end();
   return filled;
