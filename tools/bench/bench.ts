@@ -1,12 +1,12 @@
 // Issue 6's benchmark: the built service against a minimal node:http + better-sqlite3 server (the ceiling), and on
 // PostgreSQL against itself on SQLite, on fresh databases with the same rows, driven by wrk; runs alternated
 // A B C A B C so that drift on the machine hits every server alike.
-// Usage: npm run bench -- [--rounds 3] [--duration 10] [--database both] [--large | --smoke] [--out file.json]  (--help for all)
+// Usage: npm run bench -- [--rounds 3] [--duration 10] [--database both] [--large | --smoke | --upgrade [--from 1.0.0]] [--out file.json]  (--help for all)
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { registerWebhookEndpoint, serviceBuild, startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
+import { registerWebhookEndpoint, releasedVersions, serviceBuild, startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
 import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
 import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, VARIED_WORKLOADS, WORKLOADS, type Workload } from './load';
@@ -14,6 +14,7 @@ import { type OtherNode, prepareOtherNode } from './other-node';
 import { type ClusterDatabase, startClusterDatabases } from './replicated';
 import { formatSpread, ratio, spread, table } from './report';
 import { migrate, migratedTemplate, seededCopy, seedPostgres, seedSqlite } from './seed';
+import { LAST_OTHER_SCHEMA, upgradeBench } from './upgrade';
 import { API_KEY, type RunningServer, residentMb, startRaw, startReference, startService, startTrivial, stopServer } from './servers';
 
 const USAGE = `npm run bench -- [options]
@@ -56,6 +57,11 @@ const USAGE = `npm run bench -- [options]
                       created; prints the waits, and creates/s counting them
   --large             instead of the comparison: the service's lists by status, by name and by category at 10,000 vs
                       1,000,000 pets, on --database (default both); a search's p99 against the status list's at 1M
+  --upgrade           instead of the comparison: a rolling upgrade at 1,000,000 pets (--pets) on --database (default
+                      both): release --from, built from its release commit, serves creates and lists while this build
+                      starts beside it and migrates; time to live and to ready, how long creates took meanwhile, the
+                      database's size before and after; exit 1 if an answer failed or a create was lost or not found
+  --from VERSION      the release --upgrade starts from (default ${LAST_OTHER_SCHEMA}, the last with another schema)
   --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
   --keep              keep the temporary databases and server logs`;
@@ -72,7 +78,9 @@ const PEAK_RSS_TARGET_MB = 140;
 type DatabaseKind = 'sqlite' | 'postgres';
 
 interface Options {
-  mode: 'compare' | 'large' | 'smoke';
+  mode: 'compare' | 'large' | 'smoke' | 'upgrade';
+  /** The release --upgrade starts from. */
+  from: string;
   rounds: number;
   duration: number;
   warmup: number;
@@ -127,6 +135,7 @@ function parseOptions(): Options {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
       'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, replicated: { type: 'boolean' }, baseline: { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, raw: { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
+      upgrade: { type: 'boolean' }, from: { type: 'string' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -134,7 +143,10 @@ function parseOptions(): Options {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  const mode = values.smoke ? 'smoke' : values.large ? 'large' : 'compare';
+  const mode = values.smoke ? 'smoke' : values.large ? 'large' : values.upgrade ? 'upgrade' : 'compare';
+  if ([values.smoke, values.large, values.upgrade].filter(Boolean).length > 1) throw new Error('--smoke, --large and --upgrade are one run each: give one of them');
+  if (values.from !== undefined && mode !== 'upgrade') throw new Error('--from goes with --upgrade');
+  if (values.from !== undefined && !releasedVersions().includes(values.from)) throw new Error(`--from takes a released version (${releasedVersions().join(', ')}), not ${values.from}`);
   const smoke = mode === 'smoke';
   const integer = (text: string | undefined, fallback: number, name: string) => {
     const value = text === undefined ? fallback : /^\d{1,9}$/.test(text) ? Number(text) : NaN;
@@ -164,11 +176,12 @@ function parseOptions(): Options {
   if (values.raw !== undefined && (mode === 'large' || !existsSync(values.raw))) throw new Error(`--raw takes a server's .mjs file (${values.raw} is not one) and goes with the comparison or --smoke`);
   return {
     mode,
+    from: values.from ?? LAST_OTHER_SCHEMA,
     rounds: integer(values.rounds, smoke ? 1 : 3, 'rounds'),
     duration: integer(values.duration, smoke ? 2 : 10, 'duration'),
     warmup: integer(values.warmup, smoke ? 1 : 2, 'warmup'),
     connections: integer(values.connections, 50, 'connections'),
-    pets: integer(values.pets, smoke ? 1_000 : 10_000, 'pets'),
+    pets: integer(values.pets, smoke ? 1_000 : mode === 'upgrade' ? LARGE_PETS : 10_000, 'pets'),
     databases: database === 'both' ? ['sqlite', 'postgres'] : [database as DatabaseKind],
     workloads,
     postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
@@ -572,6 +585,14 @@ async function main(): Promise<void> {
   );
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   try {
+    if (options.mode === 'upgrade') {
+      const { upgrades, failed } = await upgradeBench(options, dir);
+      mkdirSync(dirname(options.out), { recursive: true });
+      writeFileSync(options.out, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, serviceBuild: build, options, upgrades }, null, 2)}\n`);
+      process.stdout.write(`raw results: ${options.out}\n`);
+      process.exitCode = failed ? 1 : 0;
+      return;
+    }
     const result = options.mode === 'large' ? await large(options, dir) : await compare(options, dir);
     mkdirSync(dirname(options.out), { recursive: true });
     const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, wrk, serviceBuild: build, options };
