@@ -90,6 +90,39 @@ describe('the name search migrations on a database made by 1.0', () => {
     }
   });
 
+  it('rewrites the keys 1.1.0 and 1.1.1 wrote with a final sigma: those stored before, and those an instance of 1.1.1 stores beside it', async () => {
+    // The schema as 1.1.1 left it (both of 1.1's migrations), and Greek names keyed as it keyed them: lower-cased,
+    // a word's last sigma written "ς".
+    database = await createTestDatabase();
+    const dialect = dialectFor(loadDatabaseConfig({ DATABASE_URL: database.url }));
+    const before = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, migrations.indexOf(IndexNameSearch1796000000001) + 1) });
+    await dialect.connectOnce(before);
+    await before.runMigrations({ transaction: 'each' });
+    const asVersion111 = (on: DataSource, names: string[]) =>
+      on.query(
+        `INSERT INTO pets (name, category_id, status, name_key) VALUES ${names.map((_, i) => (TEST_DATABASE === 'postgres' ? `($${2 * i + 1}, 1, 'available', $${2 * i + 2})` : "(?, 1, 'available', ?)")).join(', ')}`,
+        names.flatMap((name) => [name, name.normalize('NFKC').toUpperCase().toLowerCase()]),
+      );
+    await asVersion111(before, ['Ὀδυσσεύς', 'Rex', 'Ζευς και Ήρα']);
+    await before.destroy();
+    const sut = await startApp({ database });
+    try {
+      expect(await found(sut.origin, `name=${encodeURIComponent('ὈΔΥΣ')}`)).toEqual(['Ὀδυσσεύς']);
+      expect(await found(sut.origin, `name=${encodeURIComponent('ΖΕΥΣ')}`)).toEqual(['Ζευς και Ήρα']);
+      expect(await found(sut.origin, `name=${encodeURIComponent('ς')}`)).toEqual(['Ὀδυσσεύς', 'Ζευς και Ήρα']);
+      const keys = (await sut.app.get(DataSource).query('SELECT name_key AS key FROM pets ORDER BY id')) as Array<{ key: string }>;
+      expect(keys.map(({ key }) => key)).toEqual(['ὀδυσσεύσ', 'rex', 'ζευσ και ήρα']);
+      // A 1.1.1 instance, still serving during the rollout, stores another.
+      await asVersion111(sut.app.get(DataSource), ['Ἀχιλλεύς']);
+      await until(() => found(sut.origin, `name=${encodeURIComponent('ΛΕΎΣ')}`), (names) => names.length > 0, 'the pet 1.1.1 stored, found by a piece ending in sigma', 60_000);
+      expect(await found(sut.origin, `name=${encodeURIComponent('ύς')}`)).toEqual(['Ὀδυσσεύς', 'Ἀχιλλεύς']);
+      // SQLite's FTS5 table holds each pet's new key, and no old one: what its integrity check compares with `pets`.
+      if (TEST_DATABASE === 'sqlite') await sut.app.get(DataSource).query(`INSERT INTO pets_name (pets_name) VALUES ('integrity-check')`);
+    } finally {
+      await sut.close();
+    }
+  });
+
   (TEST_DATABASE === 'postgres' ? it : it.skip)('answers its probes while a long migration waits, and finishes it beside a statement timeout far shorter', async () => {
     // More pets than a long step has (LONG_STEP_ROWS): this start listens before its migration ends.
     const count = LONG_STEP_ROWS + 500;
@@ -111,6 +144,16 @@ describe('the name search migrations on a database made by 1.0', () => {
       );
       expect((await fetch(`${sut.origin}/health/ready`)).status).toBe(503);
       expect((await fetch(`${sut.origin}/v1/pets`, { headers: AUTH })).status).toBe(503);
+      // A second instance starting meanwhile waits for that build, and answers its probes too.
+      const second = await startApp({ database, env: { DATABASE_STATEMENT_TIMEOUT_MS: '100', ...direct } });
+      try {
+        expect((await fetch(`${second.origin}/health/live`)).status).toBe(200);
+        expect(((await (await fetch(`${second.origin}/health/routable`)).json()) as { message: string }).message).toMatch(
+          /^The service is starting: migrating the database \(.*, waiting for another instance's index build on pets, 0 of [0-9,]+ rows \(0%\)\)\.$/,
+        );
+      } finally {
+        await second.close();
+      }
       // Ten times the statement timeout: a build bound by it would have been cancelled by now.
       await sleep(1_000);
       await writer.query('COMMIT');

@@ -186,9 +186,10 @@ export const isCategoryFilter = (text: string) => /^[0-9]+$/.test(text) && Numbe
 
 /**
  * Names compared without case (docs/api.md, "Finding pets by name"): compatibility forms as their plain characters
- * (NFKC), then full case folding, which JavaScript has as upper-casing then lower-casing ("ß" → "SS" → "ss").
+ * (NFKC), then full case folding, which JavaScript has as upper-casing then lower-casing ("ß" → "SS" → "ss"), and one
+ * sigma: Unicode's case folding maps the final sigma "ς" to "σ", which lower-casing does not.
  */
-export const foldedName = (text: string) => text.normalize('NFKC').toUpperCase().toLowerCase();
+export const foldedName = (text: string) => text.normalize('NFKC').toUpperCase().toLowerCase().replace(/ς/g, 'σ');
 
 export interface ListPage {
   limit: number;

@@ -7,11 +7,12 @@ import { type FieldRule, textRule, wholeNumberRule } from './new-pet-rules';
 
 /**
  * A name as the search compares it: NFKC (full-width letters, ligatures and other compatibility forms as their plain
- * letters), then full case folding (upper-cased, then lower-cased: "Straße" and "STRASSE" both become "strasse", a
- * final sigma matches any sigma). `name` matches a pet when its key is a substring of the pet's name's key. Accents
- * stay: "élo" finds "Éloïse", "elo" does not.
+ * letters), then full case folding (upper-cased, then lower-cased: "Straße" and "STRASSE" both become "strasse"), and
+ * the final sigma as the sigma it is (lower-casing writes "ς" where a word ends, which a piece of a word does where
+ * the whole word goes on: "ὈΔΥΣ" is "ὀδυσ", as in "ὀδυσσευσ"). `name` matches a pet when its key is a substring of the
+ * pet's name's key. Accents stay: "élo" finds "Éloïse", "elo" does not.
  */
-export const nameSearchKey = (text: string): string => text.normalize('NFKC').toUpperCase().toLowerCase();
+export const nameSearchKey = (text: string): string => text.normalize('NFKC').toUpperCase().toLowerCase().replaceAll('ς', 'σ');
 
 /** listPets' `name`: 1 to 100 characters, as a name is, not only whitespace, with no control character. */
 export const NAME_SEARCH_RULE: FieldRule = textRule(NAME_LENGTH.min, NAME_LENGTH.max, { noControlCharacters: true });

@@ -40,6 +40,6 @@ export abstract class PetStore {
   /** Forgets idempotency keys created at or before `before` (epoch ms). */
   abstract purgeIdempotencyKeys(before: number): Promise<void>;
 
-  /** Writes the search key of the pets stored without one (by an instance of an older version); returns how many. */
-  abstract keyUnkeyedPets(): Promise<number>;
+  /** Writes the search key of the pets an instance of an older version stored without it or with another; how many. */
+  abstract completeNameKeys(): Promise<number>;
 }

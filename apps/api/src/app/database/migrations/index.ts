@@ -5,6 +5,7 @@ import { AddKeyScopesAndRotation1764460800000 } from './1764460800000-add-key-sc
 import { CreateWebhooks1764547200000 } from './1764547200000-create-webhooks';
 import { AddNameSearch1796000000000 } from './1796000000000-add-name-search';
 import { IndexNameSearch1796000000001 } from './1796000000001-index-name-search';
+import { FoldFinalSigma1796000000002 } from './1796000000002-fold-final-sigma';
 
 /** Every migration, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   CreateWebhooks1764547200000,
   AddNameSearch1796000000000,
   IndexNameSearch1796000000001,
+  FoldFinalSigma1796000000002,
 ];

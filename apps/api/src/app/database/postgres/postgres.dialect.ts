@@ -8,7 +8,7 @@ import type { OptionsOf } from '../database-kind';
 import { type Heartbeat, WATCH_TIMING } from '../database-watch';
 import { destroyConnection, PostgresHeartbeat } from './postgres-heartbeat';
 import { type MigrationProgress, reportProgress } from '../migrations/migration-progress';
-import { fillMissingNameKeys } from '../migrations/name-key-fill';
+import { completeNameKeys } from '../migrations/complete-name-keys';
 import { SCHEMA_OPTIONS } from '../schema';
 
 type PostgresConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
@@ -127,7 +127,7 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
    * connection took it; and all or nothing, since PostgreSQL's DDL is transactional. A migration that says
    * `transaction = false` (an index built CONCURRENTLY, which no transaction may hold) runs after the ones before it
    * committed, outside the lock, and is safe to run twice; it is recorded under the lock. Last, the search keys that
-   * instances of an older version left out are written (fillMissingNameKeys). All of it on connections of its own
+   * instances of an older version left out or wrote otherwise are written (completeNameKeys). All of it on connections of its own
    * (migrationSource), never bound by the requests' statement timeout.
    */
   async migrate(dataSource: DataSource, progress?: MigrationProgress): Promise<Migration[]> {
@@ -135,7 +135,7 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
     if (progress) reportProgress(source, progress);
     try {
       const applied = await this.migrateOn(source);
-      await fillMissingNameKeys(source);
+      await completeNameKeys(source);
       return applied;
     } finally {
       await source.destroy();

@@ -5,7 +5,7 @@ import { DatabaseDialect } from '../database-dialect';
 import type { OptionsOf } from '../database-kind';
 import { statementSpans } from '../../observability/statement-spans';
 import { type MigrationProgress, reportProgress } from '../migrations/migration-progress';
-import { fillMissingNameKeys } from '../migrations/name-key-fill';
+import { completeNameKeys } from '../migrations/complete-name-keys';
 import { SCHEMA_OPTIONS } from '../schema';
 import { spannedDatabase } from './spanned-database';
 import { TransactionQueue } from './transaction-queue';
@@ -63,8 +63,8 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
    * The write lock, taken before the migrations table is read, serves as SQLite's advisory lock: a second process waits
    * (its busy timeout) instead of running the same migrations, which apply all or none. They change the schema only,
    * which takes the lock briefly; the rows are written afterwards, a batch per transaction, so that processes of an
-   * older version sharing the file wait for one batch at most: the search keys (fillMissingNameKeys), those of the pets
-   * stored before and those a process of an older version left out.
+   * older version sharing the file wait for one batch at most: the search keys (completeNameKeys), those of the pets
+   * stored before and those a process of an older version left out or wrote otherwise.
    */
   async migrate(dataSource: DataSource, progress?: MigrationProgress): Promise<Migration[]> {
     if (progress) reportProgress(dataSource, progress);
@@ -77,7 +77,7 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
       await dataSource.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
-    await fillMissingNameKeys(dataSource);
+    await completeNameKeys(dataSource);
     return applied;
   }
 

@@ -58,13 +58,13 @@ export abstract class DatabasePetStore extends PetStore {
     await this.database.runWrite(() => this.metrics.timeStatement('purge_idempotency_keys', () => this.deleteIdempotencyKeys(before)));
   }
 
-  async keyUnkeyedPets(): Promise<number> {
+  async completeNameKeys(): Promise<number> {
     // Nothing to do, and nothing worth a warning, while the database takes no writes: the next look comes soon.
     if (!this.database.writable) return 0;
     return this.database.runWrite(() => this.metrics.timeStatement('fill_name_keys', () => this.fillNameKeys()));
   }
 
-  /** fillMissingNameKeys on the connection that writes, in its turn. */
+  /** completeNameKeys on the connection that writes, in its turn. */
   protected abstract fillNameKeys(): Promise<number>;
 
   /** The pets with these ids that exist, in any order: one statement for the whole batch. */

@@ -11,7 +11,7 @@ import { DatabasePetStore } from './database-pet.store';
 import { type PageStatement, pageStatementOf } from './pet-page-sql';
 import { NAME_KEY_COLUMN, petSelectList, type PetRow, toPet } from './pet-row';
 import { writePostgresCreates } from './postgres-create-sql';
-import { fillMissingNameKeys } from '../../database/migrations/name-key-fill';
+import { completeNameKeys } from '../../database/migrations/complete-name-keys';
 
 const PET_COLUMNS = petSelectList();
 
@@ -71,7 +71,7 @@ export class PostgresPetStore extends DatabasePetStore {
   }
 
   protected fillNameKeys(): Promise<number> {
-    return fillMissingNameKeys(this.dataSource);
+    return completeNameKeys(this.dataSource);
   }
 
   /**

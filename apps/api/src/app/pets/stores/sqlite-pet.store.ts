@@ -4,7 +4,7 @@ import type { DatabaseConnection } from '../../database/database-connection';
 import type { Metrics } from '../../metrics/metrics';
 import type { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
-import { fillMissingNameKeys } from '../../database/migrations/name-key-fill';
+import { completeNameKeys } from '../../database/migrations/complete-name-keys';
 import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
@@ -93,7 +93,7 @@ export class SqlitePetStore extends DatabasePetStore {
 
   protected fillNameKeys(): Promise<number> {
     // A batch a statement, each its own transaction: in the queue's turn, so that none joins a create's transaction.
-    return this.dialect.transactions.run(() => fillMissingNameKeys(this.dataSource));
+    return this.dialect.transactions.run(() => completeNameKeys(this.dataSource));
   }
 
   private async select(sql: string, parameters: unknown[]): Promise<Pet[]> {

@@ -1,0 +1,133 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { QueryRunner } from 'typeorm';
+import { progressOf } from './migration-progress';
+
+// PostgreSQL's index work on `pets` for migrations that run outside a transaction (`transaction = false`): built,
+// rebuilt and analysed without blocking the table's writers, each step safe while another instance runs it too.
+
+/** How often to look again while another instance builds an index on `pets`. */
+const BUILDING_POLL_MS = 500;
+
+/** How often a build's progress is read (pg_stat_progress_create_index) for the log. */
+const PROGRESS_POLL_MS = 5_000;
+
+/**
+ * Two builds on one table that start at the same moment wait for each other, and PostgreSQL cancels one (deadlock
+ * detected); two of one name, the second refused (the name taken); two drops of one invalid index, or two ANALYZEs of
+ * one table, the second refused as it updates the same catalog row ("tuple concurrently updated", an internal error).
+ * Either way the loser waits and looks again.
+ */
+const RACED_BUILD = new Set(['40P01', '23505', '42P07']);
+const raced = (error: unknown) => {
+  const { code, message } = error as { code?: string; message?: string };
+  return RACED_BUILD.has(code ?? '') || (code === 'XX000' && /tuple concurrently updated/.test(message ?? ''));
+};
+
+/**
+ * Builds the index unless a valid one is there. Instances starting together take turns: each waits while any index
+ * of `pets` is being built (one build waits for every transaction older than itself, another build's included). A
+ * build that failed or was cancelled leaves an INVALID index behind, dropped here and built again.
+ */
+export async function buildConcurrently(queryRunner: QueryRunner, name: string, definition: string): Promise<void> {
+  const progress = progressOf(queryRunner);
+  for (;;) {
+    const rows = await waitForOtherBuilds(queryRunner, `Index ${name}`);
+    const [index] = (await queryRunner.query('SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)', [name])) as Array<{ valid: boolean }>;
+    if (index?.valid) return;
+    progress.begin(`Index ${name}`, Number(rows));
+    // On the migration's other connection: this one is busy building.
+    const watch = setInterval(() => void reportBuild(queryRunner, (done) => progress.advance(Math.round(done * Number(rows)))), PROGRESS_POLL_MS);
+    try {
+      if (index) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+      await queryRunner.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ${definition}`);
+    } catch (error) {
+      if (!raced(error)) throw error;
+    } finally {
+      clearInterval(watch);
+      progress.end();
+    }
+  }
+}
+
+/**
+ * Waits while another session builds an index of `pets`, which takes the table's lock that ANALYZE, VACUUM and builds
+ * need. A step as long as the build it waits for: reported so, so that this instance answers its probes meanwhile, as
+ * the building one does. Returns the table's estimated rows.
+ */
+export async function waitForOtherBuilds(queryRunner: QueryRunner, step: string): Promise<number> {
+  const [{ rows }] = (await queryRunner.query(`SELECT greatest(reltuples, 0)::bigint AS rows FROM pg_class WHERE oid = 'pets'::regclass`)) as Array<{ rows: string }>;
+  if (!(await buildingOnPets(queryRunner))) return Number(rows);
+  const progress = progressOf(queryRunner);
+  progress.begin(`${step}, waiting for another instance's index build on pets`, Number(rows));
+  while (await buildingOnPets(queryRunner)) {
+    await sleep(BUILDING_POLL_MS);
+    // Throws once the process stops: it does not wait for the other instance's build to end.
+    progress.advance(0);
+  }
+  progress.end();
+  return Number(rows);
+}
+
+/** How far the build of an index on `pets` is, as a fraction: the blocks of the table read, then the entries sorted. */
+async function reportBuild(queryRunner: QueryRunner, report: (fraction: number) => void): Promise<void> {
+  try {
+    const [build] = (await queryRunner.connection.query(
+      `SELECT blocks_done AS "blocksDone", blocks_total AS "blocksTotal", tuples_done AS "tuplesDone", tuples_total AS "tuplesTotal"
+       FROM pg_stat_progress_create_index WHERE relid = 'pets'::regclass`,
+    )) as Array<Record<'blocksDone' | 'blocksTotal' | 'tuplesDone' | 'tuplesTotal', string>>;
+    if (!build) return;
+    const [done, total] = Number(build.tuplesTotal) > 0 ? [build.tuplesDone, build.tuplesTotal] : [build.blocksDone, build.blocksTotal];
+    if (Number(total) > 0) report(Number(done) / Number(total));
+  } catch {
+    // Progress is for the log only; the build goes on whether or not it can be read.
+  }
+}
+
+/** The indexes of `pets` there are now, each rebuilt beside the old one, which goes once the new one is ready. */
+export async function reindexConcurrently(queryRunner: QueryRunner): Promise<void> {
+  const indexes = (await queryRunner.query(`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'pets'::regclass AND indisvalid`)) as Array<{ name: string }>;
+  const progress = progressOf(queryRunner);
+  for (const { name } of indexes) {
+    progress.begin(`Rebuild of index ${name}`);
+    for (;;) {
+      try {
+        await queryRunner.query(`REINDEX INDEX CONCURRENTLY ${name}`);
+        break;
+      } catch (error) {
+        if (!raced(error)) throw error;
+      }
+    }
+    progress.end();
+  }
+}
+
+/**
+ * A REINDEX CONCURRENTLY cut short (the process stopped) leaves its new index behind, invalid, named `…_ccnew`, and
+ * every write still updates it: dropped before anything else.
+ */
+export async function dropUnfinishedRebuilds(queryRunner: QueryRunner): Promise<void> {
+  const unfinished = (await queryRunner.query(
+    `SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'pets'::regclass AND NOT indisvalid AND indexrelid::regclass::text LIKE '%\\_ccnew%'`,
+  )) as Array<{ name: string }>;
+  for (const { name } of unfinished) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+}
+
+/** ANALYZE pets; two at once may collide on the statistics' catalog rows ("tuple concurrently updated"): again. */
+export async function analyze(queryRunner: QueryRunner): Promise<void> {
+  for (;;) {
+    try {
+      await queryRunner.query('ANALYZE pets');
+      return;
+    } catch (error) {
+      if (!raced(error)) throw error;
+    }
+  }
+}
+
+/** Whether some session is building an index of `pets` now (never this one: its own builds have ended). */
+async function buildingOnPets(queryRunner: QueryRunner): Promise<boolean> {
+  const [{ building }] = (await queryRunner.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'pets'::regclass) AS building`,
+  )) as Array<{ building: boolean }>;
+  return building;
+}
