@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PetStatus } from '@petstore/contract';
 import type { PetPageQuery } from '../pet.store';
-import { type PageStatement, statementKey } from './pet-page-sql';
+import { type PageStatement, statementFor, statementKey } from './pet-page-sql';
 import { postgresPageStatement } from './postgres-pet.store';
 import { sqlitePageStatement } from './sqlite-pet.store';
 
@@ -54,5 +54,43 @@ describe('the statement of a page, which keys its shared reads', () => {
         { seed: 5602, numRuns: 2000 },
       );
     });
+  });
+});
+
+describe('a name search in a small category (SQLite)', () => {
+  const page: PetPageQuery = { nameKey: 'luna', categoryId: 20, status: PetStatus.Pending, afterId: 7, take: 21 };
+
+  it('counts the category first, up to one more than 5,000, on its index', () => {
+    expect(sqlitePageStatement(page).fewInCategory?.probe).toEqual({
+      sql: 'SELECT count(*) AS count FROM (SELECT 1 FROM pets WHERE category_id = ? LIMIT ?)',
+      values: [20, 5_001],
+    });
+  });
+
+  it('reads a small category through its index, each name checked, for the same page', () => {
+    const { statement } = sqlitePageStatement(page).fewInCategory ?? {};
+    expect(statement?.sql).toContain('FROM pets p INDEXED BY pets_category_id_id WHERE instr(p.name_key, ?) > 0 AND p.id > ? AND p.status = ? AND p.category_id = ? ORDER BY p.id LIMIT ?');
+    expect(statement?.values).toEqual(['luna', 7, 'pending', 20, 21]);
+  });
+
+  it('takes that way up to 5,000 pets in the category, and the name index beyond', () => {
+    const statement = sqlitePageStatement(page);
+    expect(statementFor(statement, 0)).toBe(statement.fewInCategory?.statement);
+    expect(statementFor(statement, 5_000)).toBe(statement.fewInCategory?.statement);
+    expect(statementFor(statement, 5_001)).toBe(statement);
+  });
+
+  it.each([
+    ['without a category', { ...page, categoryId: undefined }],
+    ['for a name too short for the name index (read in id order already)', { ...page, nameKey: 'lu' }],
+    ['without a name', { ...page, nameKey: undefined }],
+  ])('has no other way %s', (_, query) => {
+    const statement = sqlitePageStatement(query);
+    expect(statement.fewInCategory).toBeUndefined();
+    expect(statementFor(statement, 0)).toBe(statement);
+  });
+
+  it('is SQLite\'s alone: PostgreSQL\'s planner weighs the category against the name itself', () => {
+    expect(postgresPageStatement(page).fewInCategory).toBeUndefined();
   });
 });

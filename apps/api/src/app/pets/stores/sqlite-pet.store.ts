@@ -9,7 +9,7 @@ import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
 import { DatabasePetStore } from './database-pet.store';
-import { type PageStatement, pageStatementOf } from './pet-page-sql';
+import { type PageStatement, pageStatementOf, statementFor } from './pet-page-sql';
 import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, valuesToPet } from './pet-row';
 import { writeSqliteCreates } from './sqlite-create-sql';
 
@@ -38,6 +38,10 @@ export const sqlitePageStatement = pageStatementOf({
   },
   scannedName: `instr(p.${NAME_KEY_COLUMN}, ?) > 0`,
   numbered: false,
+  // The FTS5 table reads every doclist of the name's trigrams when it opens, however few pets the category has: a
+  // common name in a category of 2,967 pets took 68 to 88 ms at 1M pets, its category's 9.5 ms. A category of at
+  // most 5,000 pets is read whole at worst, whatever the table's size.
+  smallCategory: { from: 'pets p INDEXED BY pets_category_id_id', most: 5_000 },
 });
 
 const SQL = {
@@ -78,7 +82,12 @@ export class SqlitePetStore extends DatabasePetStore {
     return sqlitePageStatement(query);
   }
 
-  protected selectPage({ sql, values }: PageStatement): Promise<Pet[]> {
+  // A name search in a category: first how many pets the category has (a count on its index, up to the limit), which
+  // picks the way in (statementFor); both ways answer the same page.
+  protected async selectPage(page: PageStatement): Promise<Pet[]> {
+    const probe = page.fewInCategory?.probe;
+    const [{ count }] = probe ? await this.rows<{ count: number }>(probe.sql, probe.values) : [{ count: Infinity }];
+    const { sql, values } = statementFor(page, count);
     return this.select(sql, values);
   }
 
@@ -97,9 +106,13 @@ export class SqlitePetStore extends DatabasePetStore {
   }
 
   private async select(sql: string, parameters: unknown[]): Promise<Pet[]> {
-    const readers = this.readers ?? (await this.openReaders());
-    const [{ pets }] = readers ? await readers.all<PetsAsJson>(sql, parameters) : ((await this.dataSource.query(sql, parameters)) as PetsAsJson[]);
+    const [{ pets }] = await this.rows<PetsAsJson>(sql, parameters);
     return (JSON.parse(pets) as unknown[][]).map(valuesToPet);
+  }
+
+  private async rows<T>(sql: string, parameters: unknown[]): Promise<T[]> {
+    const readers = this.readers ?? (await this.openReaders());
+    return readers ? readers.all<T>(sql, parameters) : ((await this.dataSource.query(sql, parameters)) as T[]);
   }
 
   /** Opened on the first read, which comes after the file was created and migrated; none for an in-memory database. */
