@@ -14,7 +14,7 @@ import { type OtherNode, prepareOtherNode } from './other-node';
 import { type ClusterDatabase, startClusterDatabases } from './replicated';
 import { formatSpread, ratio, spread, table } from './report';
 import { migrate, migratedTemplate, seededCopy, seedPostgres, seedSqlite } from './seed';
-import { LAST_OTHER_SCHEMA, upgradeBench } from './upgrade';
+import { OLDEST_UPGRADED, upgradeBench } from './upgrade';
 import { API_KEY, type RunningServer, residentMb, startRaw, startReference, startService, startTrivial, stopServer } from './servers';
 
 const USAGE = `npm run bench -- [options]
@@ -61,7 +61,7 @@ const USAGE = `npm run bench -- [options]
                       both): release --from, built from its release commit, serves creates and lists while this build
                       starts beside it and migrates; time to live and to ready, how long creates took meanwhile, the
                       database's size before and after; exit 1 if an answer failed or a create was lost or not found
-  --from VERSION      the release --upgrade starts from (default ${LAST_OTHER_SCHEMA}, the last with another schema)
+  --from VERSION      the release --upgrade starts from (default ${OLDEST_UPGRADED}, before the search keys)
   --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
   --keep              keep the temporary databases and server logs`;
@@ -176,7 +176,7 @@ function parseOptions(): Options {
   if (values.raw !== undefined && (mode === 'large' || !existsSync(values.raw))) throw new Error(`--raw takes a server's .mjs file (${values.raw} is not one) and goes with the comparison or --smoke`);
   return {
     mode,
-    from: values.from ?? LAST_OTHER_SCHEMA,
+    from: values.from ?? OLDEST_UPGRADED,
     rounds: integer(values.rounds, smoke ? 1 : 3, 'rounds'),
     duration: integer(values.duration, smoke ? 2 : 10, 'duration'),
     warmup: integer(values.warmup, smoke ? 1 : 2, 'warmup'),

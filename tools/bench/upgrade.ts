@@ -3,8 +3,8 @@ import { builtRelease, type UpgradeTrial, upgradeTrial } from '@petstore/testing
 import { createPostgresDatabase } from '../postgres-database';
 import { table } from './report';
 
-/** The last release whose migrations differ from this build's: what `--upgrade` starts from unless told. */
-export const LAST_OTHER_SCHEMA = '1.0.0';
+/** What `--upgrade` starts from unless told: the oldest release, before 1.1's search keys (the largest migration). */
+export const OLDEST_UPGRADED = '1.0.0';
 /** Requests per second during the upgrade: half creates, half lists, as a modest production load. */
 const RATE = 100;
 /** Longest wait for an instance to be ready; a migration at 10M pets would take longer (see docs/operations.md). */
