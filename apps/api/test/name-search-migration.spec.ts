@@ -144,7 +144,13 @@ describe('the name search migrations on a database made by 1.0', () => {
       );
       expect((await fetch(`${sut.origin}/health/ready`)).status).toBe(503);
       expect((await fetch(`${sut.origin}/v1/pets`, { headers: AUTH })).status).toBe(503);
-      // A second instance starting meanwhile waits for that build, and answers its probes too.
+      // A second instance starting meanwhile waits for that build, and answers its probes too. The build is under way
+      // once the server lists it: the first instance says its step just before it sends the statement.
+      await until(
+        () => writer.query(`SELECT count(*)::int AS building FROM pg_stat_progress_create_index WHERE relid = 'pets'::regclass`),
+        ({ rows: [{ building }] }) => building > 0,
+        'the first instance building its index',
+      );
       const second = await startApp({ database, env: { DATABASE_STATEMENT_TIMEOUT_MS: '100', ...direct } });
       try {
         expect((await fetch(`${second.origin}/health/live`)).status).toBe(200);

@@ -13,6 +13,8 @@ const WORKERS = 8;
 /** How long the earlier release serves alone before the new build starts beside it, and after the new one is ready. */
 const ALONE_MS = 2_000;
 const OVERLAP_AFTER_READY_MS = 3_000;
+/** Longest wait for one answer: a service that stops answering fails the trial rather than holding it. */
+const ANSWER_WITHIN_MS = 30_000;
 /** Longest wait for the new build to find, by name, every pet acknowledged during the trial (its backfill runs every 5 s). */
 const FOUND_WITHIN_MS = 60_000;
 
@@ -162,7 +164,7 @@ async function unfoundByName(origin: string, acknowledged: Map<string, number>):
     for (let from = 0; from < unfound.length; from += 16) {
       await Promise.all(
         unfound.slice(from, from + 16).map(async (name) => {
-          const response = await fetch(`${origin}/v1/pets?limit=100&name=${encodeURIComponent(name)}`, { headers: AUTH });
+          const response = await fetch(`${origin}/v1/pets?limit=100&name=${encodeURIComponent(name)}`, { headers: AUTH, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
           const pets = response.ok ? ((await response.json()) as Array<{ id: number }>) : [];
           if (!pets.some(({ id }) => id === acknowledged.get(name))) still.push(name);
         }),
@@ -194,7 +196,7 @@ function startLoad(origins: string[], rate: number): { stop: () => Promise<LoadR
   const send = async (what: string, path: string, init: RequestInit, expected: number) => {
     const origin = origins[sent++ % origins.length];
     try {
-      const response = await fetch(`${origin}${path}`, { ...init, headers: { ...AUTH, ...init.headers } });
+      const response = await fetch(`${origin}${path}`, { ...init, headers: { ...AUTH, ...init.headers }, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
       if (response.status === expected) return response;
       report.failures.push(`${what} ${response.status} ${(await response.text()).slice(0, 200)}`);
     } catch (error) {

@@ -23,10 +23,12 @@ const SESSION_SETTINGS = (statementTimeoutMs: number) => ({
 });
 
 /**
- * A migration's sessions: no statement timeout, whatever the role's (an index built CONCURRENTLY over 1M pets takes
- * 8 to 17 s, and longer beside writers; each step resumes if interrupted, and the lock waits are PostgreSQL's own).
+ * A migration's sessions: no statement timeout, whatever the role's (an index build on a large table outlasts any
+ * request's; each step resumes if interrupted). TCP keepalive instead bounds a wait on a server gone silent: the
+ * connection fails, and the next attempt resumes.
  */
 const MIGRATION_SESSION_SETTINGS = { statement_timeout: 0, idle_in_transaction_session_timeout: 0 };
+const MIGRATION_KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
 
 /** A PostgreSQL server, which several instances of the service may share. */
 export class PostgresDialect extends DatabaseDialect<'postgres'> {
@@ -153,7 +155,7 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
       url: this.config.migrationUrl ?? this.config.url,
       poolSize: 2,
       applicationName: 'petstore-migrate',
-      extra: { ...MIGRATION_SESSION_SETTINGS },
+      extra: { ...MIGRATION_SESSION_SETTINGS, ...MIGRATION_KEEPALIVE },
     });
     await this.connectOnce(source);
     if (!('statement_timeout' in (source.options.extra as object))) {

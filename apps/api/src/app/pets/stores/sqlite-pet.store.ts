@@ -38,9 +38,8 @@ export const sqlitePageStatement = pageStatementOf({
   },
   scannedName: `instr(p.${NAME_KEY_COLUMN}, ?) > 0`,
   numbered: false,
-  // The FTS5 table reads every doclist of the name's trigrams when it opens, however few pets the category has: a
-  // common name in a category of 2,967 pets took 68 to 88 ms at 1M pets, its category's 9.5 ms. A category of at
-  // most 5,000 pets is read whole at worst, whatever the table's size.
+  // The FTS5 table reads every doclist of the name's trigrams when it opens, however few pets the category has; a
+  // category of at most 5,000 pets is read whole at worst, whatever the table's size (docs/performance.md).
   smallCategory: { from: 'pets p INDEXED BY pets_category_id_id', most: 5_000 },
 });
 
