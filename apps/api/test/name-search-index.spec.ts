@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { nameSearchKey } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import type { PetPageQuery } from '../src/app/pets/pet.store';
@@ -48,6 +49,21 @@ describe(`listPets filters served by an index (${TEST_DATABASE})`, () => {
     expect(await plan({ nameKey: nameSearchKey('XWV') })).toMatch(TEST_DATABASE === 'sqlite' ? /SCAN f VIRTUAL TABLE INDEX/ : /Bitmap Index Scan on pets_name_key_trgm/);
   });
 
+  it('looks a rare name search of one or two characters up in the index of one- and two-character pieces', async () => {
+    for (const key of ['zy', 'z']) {
+      expect(await plan({ nameKey: key })).toMatch(TEST_DATABASE === 'sqlite' ? /SCAN f VIRTUAL TABLE INDEX/ : /Bitmap Index Scan on pets_name_pieces/);
+    }
+  });
+
+  // The rest of the page, when the first 5,000 pets do not fill it, comes from whichever index the planner weighs best
+  // for all of the matches after them: no LIMIT tempts it to walk the whole table in id order.
+  (TEST_DATABASE === 'postgres' ? it : it.skip)('walks at most the first 5,000 pets in id order for a short search, stopping once the page is full', async () => {
+    const explained = await plan({ nameKey: 'p' });
+    const near = explained.slice(explained.indexOf('CTE near'), explained.indexOf('CTE far'));
+    expect(near).toMatch(/Limit[^\n]*\n\s+-> {2}Subquery Scan on p[^\n]*\n\s+Filter: \(strpos[^\n]*\n\s+-> {2}Limit[^\n]*\n\s+-> {2}Index Scan using "?PK_\w+"? on pets /);
+    expect(near).not.toMatch(/Sort/);
+  });
+
   it('finds the pets of a rare category through the (category_id, id) index', async () => {
     expect(await plan({ categoryId: 7 })).toMatch(/pets_category_id_id/);
   });
@@ -69,8 +85,40 @@ describe(`listPets filters served by an index (${TEST_DATABASE})`, () => {
     ['a rare category after a cursor', { name: 'PET', categoryId: '7', cursor: cursorAfter(15000) }, [16000, 18000, 20000]],
     ['a common category', { name: 'pet 1', categoryId: '1', limit: '5' }, [1, 10, 11, 12, 13]],
     ['a common category after a cursor', { name: 'pet 1', categoryId: '1', limit: '3', cursor: cursorAfter(19) }, [100, 101, 102]],
+    ['any category, by two characters few names hold', { name: 'ZY' }, [10000]],
+    ['any category, by one character few names hold', { name: 'w' }, [10000]],
+    ['any category, by one character no name holds', { name: 'é' }, []],
+    ['a rare category, by two characters (pet 10,000 is Zyxwvut)', { name: '00', categoryId: '7', limit: '3', cursor: cursorAfter(4000) }, [6000, 8000, 12000]],
+    ['any category, by two characters after a cursor', { name: '99', limit: '3', cursor: cursorAfter(1000) }, [1099, 1199, 1299]],
+    // Pet 10,000 (Zyxwvut) the last of the 5,000 pets after the cursor that PostgreSQL walks first, the first after
+    // them, and one within them.
+    ['any category, by two characters, the only match the last pet walked', { name: 'zy', cursor: cursorAfter(5000) }, [10000]],
+    ['any category, by two characters, the only match the first pet after the walk', { name: 'zy', cursor: cursorAfter(4999) }, [10000]],
+    ['any category, by two characters, the only match within the walk', { name: 'zy', cursor: cursorAfter(5001) }, [10000]],
   ])('answers a name search in %s', async (_, query, ids) => {
     const response = await fetch(`${sut.origin}/v1/pets?${new URLSearchParams(query)}`, { headers: AUTH });
     expect(((await response.json()) as Array<{ id: number }>).map((pet) => pet.id)).toEqual(ids);
+  });
+
+  // On PostgreSQL a short search reads the first 5,000 pets after the cursor, then the index for what follows them: a
+  // page that ends on either side of that bound, or spans it, is the page a scan of the names in id order gives.
+  it('answers any search of one or two characters, after any cursor, as a scan of the names in id order does', async () => {
+    const stored = Array.from({ length: PETS }, (_, i) => ({ id: i + 1, key: nameSearchKey(i + 1 === PETS / 2 ? 'Zyxwvut' : `Pet ${i + 1}`), categoryId: (i + 1) % 2_000 === 0 ? 7 : 1 }));
+    await fc.assert(
+      fc.asyncProperty(
+        // Not only spaces, which a search may not be (NAME_SEARCH_RULE).
+        fc.string({ unit: fc.constantFrom(...'pet 0123456789zyxq'), minLength: 1, maxLength: 2 }).filter((name) => name.trim() !== ''),
+        fc.integer({ min: 0, max: PETS }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.option(fc.constantFrom(1, 7), { nil: undefined }),
+        async (name, afterId, limit, categoryId) => {
+          const query = { name, limit: String(limit), ...(afterId > 0 ? { cursor: cursorAfter(afterId) } : {}), ...(categoryId ? { categoryId: String(categoryId) } : {}) };
+          const response = await fetch(`${sut.origin}/v1/pets?${new URLSearchParams(query)}`, { headers: AUTH });
+          const expected = stored.filter((pet) => pet.id > afterId && pet.key.includes(name) && (categoryId === undefined || pet.categoryId === categoryId)).slice(0, limit);
+          expect({ query, ids: ((await response.json()) as Array<{ id: number }>).map((pet) => pet.id) }).toEqual({ query, ids: expected.map(({ id }) => id) });
+        },
+      ),
+      { seed: 5604, numRuns: 150 },
+    );
   });
 });

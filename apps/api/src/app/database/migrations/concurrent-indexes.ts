@@ -113,10 +113,16 @@ export async function dropUnfinishedRebuilds(queryRunner: QueryRunner): Promise<
 }
 
 /** ANALYZE pets; two at once may collide on the statistics' catalog rows ("tuple concurrently updated"): again. */
-export async function analyze(queryRunner: QueryRunner): Promise<void> {
+export const analyze = (queryRunner: QueryRunner): Promise<void> => untilNotRaced(queryRunner, 'ANALYZE pets');
+
+/**
+ * A statement that changes a catalog row, which another instance's same statement may be changing too (CREATE OR
+ * REPLACE FUNCTION, ANALYZE): run again until it is not the one refused.
+ */
+export async function untilNotRaced(queryRunner: QueryRunner, sql: string): Promise<void> {
   for (;;) {
     try {
-      await queryRunner.query('ANALYZE pets');
+      await queryRunner.query(sql);
       return;
     } catch (error) {
       if (!raced(error)) throw error;

@@ -6,6 +6,7 @@ import { CreateWebhooks1764547200000 } from './1764547200000-create-webhooks';
 import { AddNameSearch1796000000000 } from './1796000000000-add-name-search';
 import { IndexNameSearch1796000000001 } from './1796000000001-index-name-search';
 import { FoldFinalSigma1796000000002 } from './1796000000002-fold-final-sigma';
+import { IndexShortNames1796000000003 } from './1796000000003-index-short-names';
 
 /** Every migration, oldest first. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   AddNameSearch1796000000000,
   IndexNameSearch1796000000001,
   FoldFinalSigma1796000000002,
+  IndexShortNames1796000000003,
 ];

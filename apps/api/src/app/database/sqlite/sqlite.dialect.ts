@@ -6,6 +6,7 @@ import type { OptionsOf } from '../database-kind';
 import { statementSpans } from '../../observability/statement-spans';
 import { type MigrationProgress, reportProgress } from '../migrations/migration-progress';
 import { completeNameKeys } from '../migrations/complete-name-keys';
+import { fillShortNameIndex } from '../migrations/short-name-index';
 import { SCHEMA_OPTIONS } from '../schema';
 import { spannedDatabase } from './spanned-database';
 import { TransactionQueue } from './transaction-queue';
@@ -63,8 +64,9 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
    * The write lock, taken before the migrations table is read, serves as SQLite's advisory lock: a second process waits
    * (its busy timeout) instead of running the same migrations, which apply all or none. They change the schema only,
    * which takes the lock briefly; the rows are written afterwards, a batch per transaction, so that processes of an
-   * older version sharing the file wait for one batch at most: the search keys (completeNameKeys), those of the pets
-   * stored before and those a process of an older version left out or wrote otherwise.
+   * older version sharing the file wait for one batch at most: the short-name index of the pets stored before it
+   * (fillShortNameIndex), and the search keys (completeNameKeys), those of the pets stored before and those a process
+   * of an older version left out or wrote otherwise.
    */
   async migrate(dataSource: DataSource, progress?: MigrationProgress): Promise<Migration[]> {
     if (progress) reportProgress(dataSource, progress);
@@ -77,6 +79,7 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
       await dataSource.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+    await fillShortNameIndex(dataSource);
     await completeNameKeys(dataSource);
     return applied;
   }

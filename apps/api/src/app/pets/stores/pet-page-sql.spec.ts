@@ -80,9 +80,14 @@ describe('a name search in a small category (SQLite)', () => {
     expect(statementFor(statement, 5_001)).toBe(statement);
   });
 
+  it('has it for a name shorter than a trigram too, read otherwise from the short-name index', () => {
+    const statement = sqlitePageStatement({ ...page, nameKey: 'lu' });
+    expect(statement.sql).toContain('FROM pets_name_short f CROSS JOIN pets p');
+    expect(statement.fewInCategory?.statement.values).toEqual(['lu', 7, 'pending', 20, 21]);
+  });
+
   it.each([
     ['without a category', { ...page, categoryId: undefined }],
-    ['for a name too short for the name index (read in id order already)', { ...page, nameKey: 'lu' }],
     ['without a name', { ...page, nameKey: undefined }],
   ])('has no other way %s', (_, query) => {
     const statement = sqlitePageStatement(query);
@@ -92,5 +97,44 @@ describe('a name search in a small category (SQLite)', () => {
 
   it('is SQLite\'s alone: PostgreSQL\'s planner weighs the category against the name itself', () => {
     expect(postgresPageStatement(page).fewInCategory).toBeUndefined();
+  });
+});
+
+describe('the name index a search reads', () => {
+  const SELECT_LIST = 'p.id AS "id", p.name AS "name", p.category_id AS "categoryId", p.status AS "status"';
+  const page = (nameKey: string): PetPageQuery => ({ nameKey, afterId: 0, take: 21 });
+
+  it.each([
+    ['é', 'C3A9'],
+    ['lu', '6C75'],
+    ['"', '22'],
+    [' x', '2078'],
+  ])('on SQLite, looks %j up in the short-name table as the hex of its UTF-8 bytes (%s)', (key, token) => {
+    const { sql, values } = sqlitePageStatement(page(key));
+    expect(sql).toContain('FROM pets_name_short f CROSS JOIN pets p ON p.id = f.rowid WHERE pets_name_short MATCH ? AND f.rowid > ? ORDER BY f.rowid LIMIT ?');
+    expect(values).toEqual([token, 0, 21]);
+  });
+
+  it('on SQLite, looks a search of three characters or more up in the trigram table, as one phrase', () => {
+    const { sql, values } = sqlitePageStatement(page('lu"n'));
+    expect(sql).toContain('FROM pets_name f CROSS JOIN pets p ON p.id = f.rowid WHERE pets_name MATCH ?');
+    expect(values).toEqual(['"lu""n"', 0, 21]);
+  });
+
+  it('on PostgreSQL, walks the first 5,000 pets after the cursor, then asks pet_name_pieces for the rest of the page', () => {
+    const { sql, values } = postgresPageStatement({ ...page('_é'), status: PetStatus.Sold });
+    expect(sql).toBe(
+      `WITH near AS (SELECT ${SELECT_LIST} FROM (SELECT * FROM pets WHERE id > $1 ORDER BY id LIMIT 5000) p WHERE strpos(p.name_key, $2) > 0 AND p.status = $3 ORDER BY p.id LIMIT $4), ` +
+        `far AS MATERIALIZED (SELECT ${SELECT_LIST} FROM pets p WHERE pet_name_pieces(p.name_key) @> ARRAY[$5::text] ` +
+        'AND p.id > coalesce((SELECT id FROM pets WHERE id > $6 ORDER BY id OFFSET 4999 LIMIT 1), 9223372036854775807) AND p.status = $7) ' +
+        'SELECT * FROM near UNION ALL (SELECT * FROM far ORDER BY id LIMIT $8 - (SELECT count(*) FROM near)) ORDER BY id',
+    );
+    expect(values).toEqual([0, '_é', 'sold', 21, '_é', 0, 'sold', 21]);
+  });
+
+  it('on PostgreSQL, asks the trigram index with the LIKE alone for three characters or more', () => {
+    const { sql, values } = postgresPageStatement(page('lun'));
+    expect(sql).toContain('WHERE p.name_key LIKE $1 AND p.id > $2 ORDER BY p.id LIMIT $3');
+    expect(values).toEqual(['%lun%', 0, 21]);
   });
 });

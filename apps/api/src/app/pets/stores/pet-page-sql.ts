@@ -2,10 +2,27 @@ import { codePointLength } from '@petstore/contract';
 import type { PetPageQuery } from '../pet.store';
 
 /**
- * Both name indexes (SQLite's FTS5 trigram table, PostgreSQL's pg_trgm GIN) are made of three-character pieces: a
- * shorter search has none to look up, so it reads names in id order until the page is full (docs/performance.md).
+ * The trigram indexes (SQLite's FTS5 table, PostgreSQL's pg_trgm GIN) are made of three-character pieces: a shorter
+ * search has none to look up, and goes to the index of one- and two-character pieces instead (docs/performance.md).
  */
 export const TRIGRAM = 3;
+
+/** A name index as a page reads it: the FROM clause it needs, its condition, the values that go in, the id to order by. */
+export interface NameIndex {
+  from: string;
+  condition: string;
+  idColumn: string;
+  values: (key: string) => unknown[];
+  /**
+   * Where the database's planner cannot tell how many names match, and so whether to walk id order or read the index
+   * (PostgreSQL's estimate of a piece it has not sampled): the page reads this many pets in id order first, each name
+   * checked as `scannedName` does, and takes the rest of the page, if any, from the index, after them (walkFirst).
+   */
+  walkFirst?: number;
+}
+
+/** Greater than any id (a bigint), for a walk that reaches the end of the table. */
+const PAST_EVERY_ID = '9223372036854775807';
 
 /** How a dialect writes a page's statement; every value is a `?`, numbered afterwards where the dialect wants `$n`. */
 export interface PageDialect {
@@ -13,8 +30,10 @@ export interface PageDialect {
   selectList: string;
   /** The whole statement around the inner SELECT of the page's rows. */
   wrap: (select: string) => string;
-  /** The indexed name search: the FROM clause it needs, its condition, the value that goes in, the id to order by. */
-  indexedName: { from: string; condition: string; idColumn: string; value: (key: string) => unknown };
+  /** The name search of three characters or more. */
+  trigramName: NameIndex;
+  /** The name search of one or two characters. */
+  shortName: NameIndex;
   /** Whether the name's key contains `?`, read row by row. */
   scannedName: string;
   /** `?` → the dialect's placeholder; SQLite keeps `?`, PostgreSQL numbers them. */
@@ -56,33 +75,59 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
     let position = 0;
     return dialect.numbered ? sql.replace(/\?/g, () => `$${++position}`) : sql;
   };
-  /** The statement of a page: read through `from` (`indexed`: the name's index, else the pets table as `from` says). */
-  const statementOf = ({ status, categoryId, nameKey, afterId, take }: PetPageQuery, indexed: boolean, from: string): PageStatement => {
-    const filters: Array<[condition: string, value: unknown]> = [];
-    if (nameKey !== undefined) filters.push(indexed ? [dialect.indexedName.condition, dialect.indexedName.value(nameKey)] : [dialect.scannedName, nameKey]);
-    const idColumn = indexed ? dialect.indexedName.idColumn : 'p.id';
-    filters.push([`${idColumn} > ?`, afterId]);
-    if (status !== undefined) filters.push(['p.status = ?', status]);
-    if (categoryId !== undefined) filters.push(['p.category_id = ?', categoryId]);
-
-    const shape = `${from}|${nameKey === undefined ? '-' : indexed ? 'i' : 's'}${status === undefined ? '-' : 's'}${categoryId === undefined ? '-' : 'c'}`;
+  /** The text of a page's statement of this `shape`, made once. */
+  const textOf = (shape: string, make: () => string) => {
     let sql = made.get(shape);
-    if (!sql) {
-      const where = filters.map(([condition]) => condition).join(' AND ');
-      sql = numbered(dialect.wrap(`SELECT ${dialect.selectList} FROM ${from} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`));
-      made.set(shape, sql);
-    }
-    return { sql, values: [...filters.map(([, value]) => value), take] };
+    if (!sql) made.set(shape, (sql = numbered(dialect.wrap(make()))));
+    return sql;
+  };
+  /** The statement of a page: read through `index` (the name's), else from the pets table as `from` says. */
+  const statementOf = (query: PetPageQuery, index: NameIndex | undefined, from: string): PageStatement => {
+    const { status, categoryId, nameKey, afterId, take } = query;
+    const others: Array<[condition: string, value: unknown]> = [];
+    if (status !== undefined) others.push(['p.status = ?', status]);
+    if (categoryId !== undefined) others.push(['p.category_id = ?', categoryId]);
+    const name = nameKey === undefined ? '-' : index === dialect.trigramName ? 't' : index === dialect.shortName ? 'o' : 's';
+    const shape = `${from}|${name}${status === undefined ? '-' : 's'}${categoryId === undefined ? '-' : 'c'}`;
+    if (index?.walkFirst !== undefined && nameKey !== undefined) return walkFirst(query as PetPageQuery & { nameKey: string }, index, index.walkFirst, others, shape);
+
+    const filters: Array<[condition: string, values: unknown[]]> = [];
+    if (nameKey !== undefined) filters.push(index ? [index.condition, index.values(nameKey)] : [dialect.scannedName, [nameKey]]);
+    const idColumn = index ? index.idColumn : 'p.id';
+    filters.push([`${idColumn} > ?`, [afterId]], ...others.map(([condition, value]): [string, unknown[]] => [condition, [value]]));
+    const where = filters.map(([condition]) => condition).join(' AND ');
+    const sql = textOf(shape, () => `SELECT ${dialect.selectList} FROM ${from} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`);
+    return { sql, values: [...filters.flatMap(([, values]) => values), take] };
+  };
+  /**
+   * A page in two parts: the matches among the first `walk` pets after the cursor, read in id order (`near`), and,
+   * when they do not fill it, the matches after those pets, all of them from the index, sorted (`far`, which runs only
+   * then). Either part is bounded: `walk` rows, or the matches of a name that is rare there. Without a LIMIT, `far`
+   * gives the planner nothing to gain by walking id order.
+   */
+  const walkFirst = ({ nameKey, afterId, take }: PetPageQuery & { nameKey: string }, index: NameIndex, walk: number, others: Array<[string, unknown]>, shape: string): PageStatement => {
+    const and = others.map(([condition]) => ` AND ${condition}`).join('');
+    // `near` reads the walk in id order and stops once the page is full; the walk's last id is looked up only for `far`.
+    const sql = textOf(
+      shape,
+      () =>
+        `WITH near AS (SELECT ${dialect.selectList} FROM (SELECT * FROM pets WHERE id > ? ORDER BY id LIMIT ${walk}) p WHERE ${dialect.scannedName}${and} ORDER BY p.id LIMIT ?), ` +
+        `far AS MATERIALIZED (SELECT ${dialect.selectList} FROM pets p WHERE ${index.condition} ` +
+        `AND p.id > coalesce((SELECT id FROM pets WHERE id > ? ORDER BY id OFFSET ${walk - 1} LIMIT 1), ${PAST_EVERY_ID})${and}) ` +
+        `SELECT * FROM near UNION ALL (SELECT * FROM far ORDER BY id LIMIT ? - (SELECT count(*) FROM near)) ORDER BY id`,
+    );
+    const values = others.map(([, value]) => value);
+    return { sql, values: [afterId, nameKey, ...values, take, ...index.values(nameKey), afterId, ...values, take] };
   };
   const probe = numbered('SELECT count(*) AS count FROM (SELECT 1 FROM pets WHERE category_id = ? LIMIT ?)');
   return (query) => {
-    const indexed = query.nameKey !== undefined && codePointLength(query.nameKey) >= TRIGRAM;
-    const page = statementOf(query, indexed, indexed ? dialect.indexedName.from : 'pets p');
+    const index = query.nameKey === undefined ? undefined : codePointLength(query.nameKey) >= TRIGRAM ? dialect.trigramName : dialect.shortName;
+    const page = statementOf(query, index, index ? index.from : 'pets p');
     const small = dialect.smallCategory;
-    if (!indexed || query.categoryId === undefined || !small) return page;
+    if (!index || query.categoryId === undefined || !small) return page;
     return {
       ...page,
-      fewInCategory: { probe: { sql: probe, values: [query.categoryId, small.most + 1] }, most: small.most, statement: statementOf(query, false, small.from) },
+      fewInCategory: { probe: { sql: probe, values: [query.categoryId, small.most + 1] }, most: small.most, statement: statementOf(query, undefined, small.from) },
     };
   };
 }

@@ -5,6 +5,7 @@ import type { Metrics } from '../../metrics/metrics';
 import type { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
 import { completeNameKeys } from '../../database/migrations/complete-name-keys';
+import { shortPieceToken } from '../../database/migrations/short-name-index';
 import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
@@ -22,19 +23,26 @@ const READERS = 4;
 const AS_JSON = `json_group_array(json_array(${PET_COLUMN_NAMES.join(', ')}) ORDER BY id) AS pets`;
 
 /**
- * A name search of three characters or more reads the FTS5 trigram table `pets_name` (kept by triggers on `pets`, in
- * the insert's transaction) in rowid order, which is id order, and joins each match to its pet: CROSS JOIN keeps that
- * order of the loops, where the planner would otherwise walk the status index and look up each pet's name.
+ * A name search reads an FTS5 table in rowid order, which is id order, and joins each match to its pet: the trigram
+ * table `pets_name` for three characters or more, the table of one- and two-character pieces `pets_name_short` for
+ * fewer (both kept by triggers on `pets`, in the write's transaction). CROSS JOIN keeps that order of the loops, where
+ * the planner would otherwise walk the status index and look up each pet's name.
  */
 export const sqlitePageStatement = pageStatementOf({
   selectList: 'p.*',
   wrap: (select) => `SELECT ${AS_JSON} FROM (${select})`,
-  indexedName: {
+  trigramName: {
     from: 'pets_name f CROSS JOIN pets p ON p.id = f.rowid',
     condition: 'pets_name MATCH ?',
     idColumn: 'f.rowid',
     // One FTS5 phrase: the key in double quotes, a quote doubled, every character taken as written.
-    value: (key) => `"${key.replace(/"/g, '""')}"`,
+    values: (key) => [`"${key.replace(/"/g, '""')}"`],
+  },
+  shortName: {
+    from: 'pets_name_short f CROSS JOIN pets p ON p.id = f.rowid',
+    condition: 'pets_name_short MATCH ?',
+    idColumn: 'f.rowid',
+    values: (key) => [shortPieceToken(key)],
   },
   scannedName: `instr(p.${NAME_KEY_COLUMN}, ?) > 0`,
   numbered: false,
