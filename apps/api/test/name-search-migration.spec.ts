@@ -24,29 +24,45 @@ describe('the name search migrations on a database made by 1.0', () => {
   const NAMES = ['Éloïse', 'Straße', 'Rex', 'T-Rex', 'Ｒｅｘ', '🐈 Tom'];
   let database: TestDatabase;
 
+  /** A source on the test database that knows the migrations up to the one at `last` in `migrations`. */
+  async function sourceThrough(last: number): Promise<DataSource> {
+    const dialect = dialectFor(loadDatabaseConfig({ DATABASE_URL: database.url }));
+    const source = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, last + 1) });
+    await dialect.connectOnce(source);
+    return source;
+  }
+
+  /** A new test database with the schema as the migrations up to the one at `last` leave it, and what `store` writes. */
+  async function databaseThrough(last: number, store: (on: DataSource) => Promise<unknown>): Promise<void> {
+    database = await createTestDatabase();
+    const before = await sourceThrough(last);
+    await before.runMigrations({ transaction: 'each' });
+    await store(before);
+    await before.destroy();
+  }
+
   /**
    * The schema as 1.0 left it, and its pets, inserted as 1.0 did: without a search key, which it did not know. With
    * `interrupted`, also the first of 1.1's two migrations, as an instance stopped between them leaves it.
    */
-  async function databaseOfVersion10(count: number, interrupted = false): Promise<void> {
-    database = await createTestDatabase();
-    const dialect = dialectFor(loadDatabaseConfig({ DATABASE_URL: database.url }));
-    const last = migrations.indexOf(AddNameSearch1796000000000) + (interrupted ? 1 : 0);
-    const before = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, last) });
-    await dialect.connectOnce(before);
-    await before.runMigrations({ transaction: 'each' });
-    await insertAsVersion10(before, 0, count);
-    await before.destroy();
-  }
+  const databaseOfVersion10 = (count: number, interrupted = false) =>
+    databaseThrough(migrations.indexOf(AddNameSearch1796000000000) - (interrupted ? 0 : 1), (on) => storeAs('1.0', on, 0, count));
 
-  /** Pets `from` to `to` (exclusive), inserted as an instance of 1.0 does: without a search key. */
-  async function insertAsVersion10(on: DataSource, from: number, to: number): Promise<void> {
-    const pets = Array.from({ length: to - from }, (_, i) => [`${NAMES[(from + i) % NAMES.length]} ${from + i}`, 1 + ((from + i) % 4)]);
-    const row = (i: number) => (TEST_DATABASE === 'postgres' ? `($${i * 2 + 1}, $${i * 2 + 2}, 'available')` : "(?, ?, 'available')");
-    // In id order, 500 a statement.
+  /**
+   * Pets `from` to `to` (exclusive), named after NAMES, in id order, 500 a statement, as a release inserts them: 1.0
+   * without a search key, 1.1.2 with the key it computes (this version's too).
+   */
+  async function storeAs(release: '1.0' | '1.1.2', on: DataSource, from: number, to: number): Promise<void> {
+    const pets = Array.from({ length: to - from }, (_, i) => {
+      const name = `${NAMES[(from + i) % NAMES.length]} ${from + i}`;
+      return [name, 1 + ((from + i) % 4), ...(release === '1.0' ? [] : [nameSearchKey(name)])];
+    });
+    const columns = release === '1.0' ? 'name, category_id' : 'name, category_id, name_key';
+    const row = (i: number) =>
+      `(${pets[0].map((_, column) => (TEST_DATABASE === 'postgres' ? `$${i * pets[0].length + column + 1}` : '?')).join(', ')}, 'available')`;
     for (let start = 0; start < pets.length; start += 500) {
       const batch = pets.slice(start, start + 500);
-      await on.query(`INSERT INTO pets (name, category_id, status) VALUES ${batch.map((_, i) => row(i)).join(', ')}`, batch.flat());
+      await on.query(`INSERT INTO pets (${columns}, status) VALUES ${batch.map((_, i) => row(i)).join(', ')}`, batch.flat());
     }
   }
   afterEach(() => database?.drop());
@@ -82,7 +98,7 @@ describe('the name search migrations on a database made by 1.0', () => {
     const sut = await startApp({ database });
     try {
       // A rolling upgrade: the 1.0 instances still insert, after this one migrated.
-      await insertAsVersion10(sut.app.get(DataSource), 10, 16);
+      await storeAs('1.0', sut.app.get(DataSource), 10, 16);
       // Nest's log lines of a second app in one Jest file reach the first one's sink (nestjs-pino's root logger is the
       // process's): the search is what is watched.
       await until(() => found(sut.origin, 'name=rex%2014'), (names) => names.length > 0, 'the pet 1.0 stored, found by name', 60_000);
@@ -96,18 +112,12 @@ describe('the name search migrations on a database made by 1.0', () => {
   it('rewrites the keys 1.1.0 and 1.1.1 wrote with a final sigma: those stored before, and those an instance of 1.1.1 stores beside it', async () => {
     // The schema as 1.1.1 left it (both of 1.1's migrations), and Greek names keyed as it keyed them: lower-cased,
     // a word's last sigma written "ς".
-    database = await createTestDatabase();
-    const dialect = dialectFor(loadDatabaseConfig({ DATABASE_URL: database.url }));
-    const before = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, migrations.indexOf(IndexNameSearch1796000000001) + 1) });
-    await dialect.connectOnce(before);
-    await before.runMigrations({ transaction: 'each' });
     const asVersion111 = (on: DataSource, names: string[]) =>
       on.query(
         `INSERT INTO pets (name, category_id, status, name_key) VALUES ${names.map((_, i) => (TEST_DATABASE === 'postgres' ? `($${2 * i + 1}, 1, 'available', $${2 * i + 2})` : "(?, 1, 'available', ?)")).join(', ')}`,
         names.flatMap((name) => [name, name.normalize('NFKC').toUpperCase().toLowerCase()]),
       );
-    await asVersion111(before, ['Ὀδυσσεύς', 'Rex', 'Ζευς και Ήρα']);
-    await before.destroy();
+    await databaseThrough(migrations.indexOf(IndexNameSearch1796000000001), (on) => asVersion111(on, ['Ὀδυσσεύς', 'Rex', 'Ζευς και Ήρα']));
     const sut = await startApp({ database });
     try {
       expect(await found(sut.origin, `name=${encodeURIComponent('ὈΔΥΣ')}`)).toEqual(['Ὀδυσσεύς']);
@@ -128,24 +138,7 @@ describe('the name search migrations on a database made by 1.0', () => {
 
   describe('the index of one- and two-character pieces (1.1.3)', () => {
     /** The schema as 1.1.2 left it, and pets stored by 1.1.2, with its keys. */
-    async function databaseOfVersion112(count: number): Promise<void> {
-      database = await createTestDatabase();
-      const dialect = dialectFor(loadDatabaseConfig({ DATABASE_URL: database.url }));
-      const before = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, migrations.indexOf(FoldFinalSigma1796000000002) + 1) });
-      await dialect.connectOnce(before);
-      await before.runMigrations({ transaction: 'each' });
-      await insertAsVersion112(before, 0, count);
-      await before.destroy();
-    }
-
-    async function insertAsVersion112(on: DataSource, from: number, to: number): Promise<void> {
-      const names = Array.from({ length: to - from }, (_, i) => `${NAMES[(from + i) % NAMES.length]} ${from + i}`);
-      const row = (i: number) => (TEST_DATABASE === 'postgres' ? `($${i * 2 + 1}, 1, 'available', $${i * 2 + 2})` : "(?, 1, 'available', ?)");
-      for (let start = 0; start < names.length; start += 500) {
-        const batch = names.slice(start, start + 500);
-        await on.query(`INSERT INTO pets (name, category_id, status, name_key) VALUES ${batch.map((_, i) => row(i)).join(', ')}`, batch.flatMap((name) => [name, nameSearchKey(name)]));
-      }
-    }
+    const databaseOfVersion112 = (count: number) => databaseThrough(migrations.indexOf(FoldFinalSigma1796000000002), (on) => storeAs('1.1.2', on, 0, count));
 
     /** What a short search must answer: every stored name holding the piece, in id order, as a scan of the keys finds. */
     const holding = (count: number, piece: string, limit = 100) =>
@@ -175,9 +168,7 @@ describe('the name search migrations on a database made by 1.0', () => {
       // are not in the index here, which a real stop would have put there: what shows that the fill goes on from the
       // bookmark rather than from the start.
       await databaseOfVersion112(4_500);
-      const dialect = dialectFor(loadDatabaseConfig({ DATABASE_URL: database.url }));
-      const stopped = new DataSource({ ...(await dialect.options()), migrations: migrations.slice(0, migrations.indexOf(IndexShortNames1796000000003) + 1) });
-      await dialect.connectOnce(stopped);
+      const stopped = await sourceThrough(migrations.indexOf(IndexShortNames1796000000003));
       await stopped.runMigrations({ transaction: 'none' });
       expect(await stopped.query('SELECT through, until FROM pets_name_short_fill')).toEqual([{ through: 0, until: 4_500 }]);
       await stopped.query('UPDATE pets_name_short_fill SET through = 2000');
@@ -195,7 +186,7 @@ describe('the name search migrations on a database made by 1.0', () => {
       await databaseOfVersion112(10);
       const sut = await startApp({ database });
       try {
-        await insertAsVersion112(sut.app.get(DataSource), 10, 20);
+        await storeAs('1.1.2', sut.app.get(DataSource), 10, 20);
         expect(await found(sut.origin, 'name=17')).toEqual(['🐈 Tom 17']);
         expect(await found(sut.origin, `name=${encodeURIComponent('🐈')}`)).toEqual(holding(20, '🐈'));
         // And one deleted (as an operator may) is gone from the index with it.

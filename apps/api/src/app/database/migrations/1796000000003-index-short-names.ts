@@ -5,9 +5,8 @@ import { POSTGRES_PIECES_FUNCTION, sqliteShortPiecesOf } from './short-name-inde
 
 /**
  * 1.1.3: an index of the keys' one- and two-character pieces, so that a name search shorter than a trigram looks its
- * pets up instead of reading every key (issue 56: `name=é` read all of a million pets, 100–190 ms, and held up the
- * lists beside it). Kept by the database itself, so the pets an older version's instance stores during a rolling
- * upgrade are in it too.
+ * pets up instead of reading every key (docs/performance.md, "Searches shorter than a trigram"). Kept by the database
+ * itself, so the pets an older version's instance stores during a rolling upgrade are in it too.
  *
  * - SQLite: a contentless FTS5 table (`detail=none`: which pets hold a piece, no positions) of each pet's pieces as
  *   hex tokens (short-name-index.ts), kept by triggers in each write's own transaction. The pets stored before it are

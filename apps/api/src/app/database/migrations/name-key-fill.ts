@@ -2,7 +2,7 @@ import { nameSearchKey } from '@petstore/contract';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { perDatabase } from '../per-database';
 import { progressOf } from './migration-progress';
-import { pauseAsLongAs } from './write-lock-pause';
+import { inTurn } from './write-lock-pause';
 
 const DEADLOCK_DETECTED = '40P01';
 
@@ -16,8 +16,6 @@ interface FillSql {
   missing: string;
   fill: string;
   values: (rows: Missing[]) => unknown[];
-  /** Whether a batch holds the database's one write lock, which other processes' creates wait for (pauseAsLongAs). */
-  pause: boolean;
 }
 
 const FILL_SQL: Record<'sqlite' | 'postgres', FillSql> = {
@@ -26,14 +24,12 @@ const FILL_SQL: Record<'sqlite' | 'postgres', FillSql> = {
     fill: `UPDATE pets SET name_key = json_extract(batch.value, '$[1]') FROM json_each(?) AS batch
            WHERE pets.id = json_extract(batch.value, '$[0]') AND pets.name_key IS NULL`,
     values: (rows: Missing[]) => [JSON.stringify(rows.map(({ id, name }) => [Number(id), nameSearchKey(name)]))],
-    pause: true,
   },
   postgres: {
     missing: 'SELECT id, name FROM pets WHERE name_key IS NULL AND id > $1 ORDER BY id LIMIT $2',
     fill: `UPDATE pets SET name_key = batch.key FROM unnest($1::bigint[], $2::varchar[]) AS batch (id, key)
            WHERE pets.id = batch.id AND pets.name_key IS NULL`,
     values: (rows: Missing[]) => [rows.map(({ id }) => id), rows.map(({ name }) => nameSearchKey(name))],
-    pause: false,
   },
 };
 
@@ -77,11 +73,12 @@ export async function fillMissingNameKeys(on: DataSource | QueryRunner, { betwee
   progress.begin('Search keys of the pets stored without one', toDo);
   let filled = 0;
   for (let afterId: number | string = 0; ; ) {
-    const began = performance.now();
-    const rows = (await on.query(sql.missing, [afterId, BATCH])) as Missing[];
+    const rows = await inTurn(on, async () => {
+      const missing = (await on.query(sql.missing, [afterId, BATCH])) as Missing[];
+      if (missing.length > 0) await fillBatch(on, sql, missing);
+      return missing;
+    });
     if (rows.length === 0) break;
-    await fillBatch(on, sql, rows);
-    if (sql.pause) await pauseAsLongAs(began);
     filled += rows.length;
     // Pets an older instance adds meanwhile are keyed too: the count grows with them.
     progress.advance(filled, Math.max(toDo, filled));

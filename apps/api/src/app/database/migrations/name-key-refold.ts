@@ -1,7 +1,7 @@
 import { DataSource, type QueryRunner } from 'typeorm';
 import { perDatabase } from '../per-database';
 import { progressOf } from './migration-progress';
-import { pauseAsLongAs } from './write-lock-pause';
+import { inTurn } from './write-lock-pause';
 
 /** Pets refolded per statement: a short transaction each. */
 const BATCH = 2_000;
@@ -9,12 +9,10 @@ const BATCH = 2_000;
 // Through the partial index `pets_name_key_unfolded`, whose predicate each repeats: no pass over the other pets.
 const REFOLD_SQL = {
   sqlite: {
-    pause: true,
     toDo: `SELECT count(*) AS count FROM pets WHERE instr(name_key, 'ς') > 0`,
     refold: `UPDATE pets SET name_key = replace(name_key, 'ς', 'σ') WHERE id IN (SELECT id FROM pets WHERE instr(name_key, 'ς') > 0 LIMIT ?)`,
   },
   postgres: {
-    pause: false,
     toDo: `SELECT count(*) AS count FROM pets WHERE strpos(name_key, 'ς') > 0`,
     refold: `UPDATE pets SET name_key = replace(name_key, 'ς', 'σ') WHERE id IN (SELECT id FROM pets WHERE strpos(name_key, 'ς') > 0 LIMIT $1)`,
   },
@@ -34,9 +32,7 @@ export async function refoldNameKeys(on: DataSource | QueryRunner): Promise<numb
   progress.begin('Search keys with a final sigma', Number(count));
   let refolded = 0;
   for (;;) {
-    const began = performance.now();
-    const changed = await affectedBy(on, sql.refold, [BATCH]);
-    if (sql.pause) await pauseAsLongAs(began);
+    const changed = await inTurn(on, () => affectedBy(on, sql.refold, [BATCH]));
     refolded += changed;
     progress.advance(refolded, Math.max(refolded, Number(count)));
     if (changed < BATCH) break;

@@ -1,6 +1,6 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import { progressOf } from './migration-progress';
-import { pauseAsLongAs } from './write-lock-pause';
+import { inTurn } from './write-lock-pause';
 
 // The index of names' one- and two-character pieces, which serves a name search shorter than a trigram
 // (IndexShortNames1796000000003). Its form is fixed once released: every stored pet was indexed by it.
@@ -21,8 +21,8 @@ export const sqliteShortPiecesOf = (key: string) => `(SELECT group_concat(hex(su
 
 /**
  * PostgreSQL: `pet_name_pieces(key)`, each character and each pair of neighbours (duplicates are one entry in the GIN
- * index). IMMUTABLE, as an index on it requires: it reads nothing but its argument. PL/pgSQL, as a loop in it costs a
- * fifth of the same in SQL (about 2 µs a key, measured at 100,000 keys).
+ * index). IMMUTABLE, as an index on it requires: it reads nothing but its argument. PL/pgSQL, whose loop costs a
+ * fraction of the same in SQL (docs/performance.md).
  */
 export const POSTGRES_PIECES_FUNCTION = `CREATE OR REPLACE FUNCTION pet_name_pieces(key text) RETURNS text[]
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -52,39 +52,44 @@ const FILL_SQL = {
  * SQLite: indexes the pieces of the pets stored before the index's triggers, a batch of ids per transaction, after
  * the migration's lock is let go. Where it stopped is kept in the database (pets_name_short_fill), so a stopped fill
  * resumes at the next start, and processes starting together share the work; the bookmark goes when the fill is done.
- * A process is ready only once it saw it go, so no search of this version reads a half-filled index. Returns the ids
- * it covered.
+ * A process is ready only once it saw it go, so no search of this version reads a half-filled index.
  */
-export async function fillShortNameIndex(on: DataSource | QueryRunner): Promise<number> {
-  const [start] = (await on.query(FILL_SQL.bookmark)) as Array<{ through: number; until: number }>;
-  if (!start) return 0;
+export async function fillShortNameIndex(on: DataSource | QueryRunner): Promise<void> {
+  const [start] = (await on.query(FILL_SQL.bookmark)) as Bookmark[];
+  if (!start) return;
   const progress = progressOf(on);
   progress.begin('Short-name index of the pets stored before it', start.until - start.through);
-  let covered = 0;
   for (;;) {
-    const began = performance.now();
-    // One write transaction a batch (one fsync), the bookmark read under its lock: another process filling too, or
-    // the one that deleted the bookmark, is seen.
-    await on.query('BEGIN IMMEDIATE');
-    let next: number | undefined;
-    try {
-      const [bookmark] = (await on.query(FILL_SQL.bookmark)) as Array<{ through: number; until: number }>;
-      if (bookmark) {
-        next = Math.min(bookmark.through + BATCH, bookmark.until);
-        await on.query(FILL_SQL.fill, [bookmark.through, next]);
-        await on.query(FILL_SQL.advance, [next]);
-        await on.query(FILL_SQL.finish);
-        covered += next - bookmark.through;
-      }
-      await on.query('COMMIT');
-    } catch (error) {
-      await on.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-    if (next === undefined) break;
-    progress.advance(next - start.through, start.until - start.through);
-    await pauseAsLongAs(began);
+    const through = await inTurn(on, () => fillBatch(on));
+    if (through === undefined) break;
+    progress.advance(through - start.through, start.until - start.through);
   }
   progress.end();
-  return covered;
+}
+
+interface Bookmark {
+  through: number;
+  until: number;
+}
+
+/**
+ * One batch, in one write transaction (one fsync), the bookmark read under its lock: another process filling too, or
+ * the one that deleted the bookmark, is seen. Returns how far the fill is, or nothing once it is done.
+ */
+async function fillBatch(on: DataSource | QueryRunner): Promise<number | undefined> {
+  await on.query('BEGIN IMMEDIATE');
+  try {
+    const [bookmark] = (await on.query(FILL_SQL.bookmark)) as Bookmark[];
+    const next = bookmark && Math.min(bookmark.through + BATCH, bookmark.until);
+    if (bookmark) {
+      await on.query(FILL_SQL.fill, [bookmark.through, next]);
+      await on.query(FILL_SQL.advance, [next]);
+      await on.query(FILL_SQL.finish);
+    }
+    await on.query('COMMIT');
+    return next;
+  } catch (error) {
+    await on.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
