@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { registerWebhookEndpoint, releasedVersions, serviceBuild, startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
 import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
-import { childCores, cpuSeconds, cpuSnapshot, otherCores } from './cpu';
+import { childCores, cpuSeconds, cpuSnapshot, mainThreadSeconds, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, VARIED_WORKLOADS, WORKLOADS, type Workload } from './load';
 import { type OtherNode, prepareOtherNode } from './other-node';
 import { type ClusterDatabase, startClusterDatabases } from './replicated';
@@ -118,6 +118,8 @@ interface Run extends Measurement {
   databaseCpuSeconds: number;
   /** Both together, per 1,000 requests. */
   cpuPer1k: number;
+  /** The server's main thread alone, µs per request: where a Node.js server's JavaScript runs, one core at most. */
+  mainThreadUs: number;
   /** Cores that wrk kept busy (it runs one thread, so 1 means it was the bottleneck). */
   wrkCores: number;
   /** Cores that other processes on the machine kept busy during the run (0 on a quiet machine). */
@@ -240,6 +242,7 @@ async function alternate(
           const run: Run = {
             workload: workload.name, server: name, round, ...result,
             cpuSeconds: cpu, databaseCpuSeconds: databaseCpu, cpuPer1k: result.requests ? ((cpu + databaseCpu) / result.requests) * 1000 : 0,
+            mainThreadUs: result.requests ? (mainThreadSeconds(before, after, server.pid) / result.requests) * 1e6 : 0,
             wrkCores: childCores(before, after), otherCores: otherCores(before, after),
           };
           runs.push(run);
@@ -253,7 +256,7 @@ async function alternate(
           if (round) {
             process.stderr.write(
               `${workload.name}  round ${round}/${options.rounds}  ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(2)} ms, ` +
-                `${run.cpuPer1k.toFixed(3)} CPU s/1k req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores` +
+                `${run.cpuPer1k.toFixed(3)} CPU s/1k req, main thread ${run.mainThreadUs.toFixed(0)} µs/req, wrk ${run.wrkCores.toFixed(2)} cores, other processes ${run.otherCores.toFixed(2)} cores` +
                 `${run.catchUpSeconds === undefined ? '' : `, deliveries caught up ${run.catchUpSeconds.toFixed(1)} s later`}\n`,
             );
           }
@@ -287,8 +290,8 @@ const LABELS: Record<string, string> = {
 };
 /** The servers run by --also-node's Node.js; their labels carry its version, known once it has run. */
 const OTHER = { reference: 'otherReference', sqlite: 'otherSqlite' } as const;
-const COLUMNS = ['', 'requests/s', 'p50 ms', 'p99 ms', 'CPU s/1k req', 'wrk cores', 'peak RSS MB', 'target'];
-const METRICS: [keyof Run, number][] = [['rps', 0], ['p50', 2], ['p99', 2], ['cpuPer1k', 3]];
+const COLUMNS = ['', 'requests/s', 'p50 ms', 'p99 ms', 'CPU s/1k req', 'main thread µs/req', 'wrk cores', 'peak RSS MB', 'target'];
+const METRICS: [keyof Run, number][] = [['rps', 0], ['p50', 2], ['p99', 2], ['cpuPer1k', 3], ['mainThreadUs', 0]];
 
 /** One line of the targets table: what was measured, the bound, and whether it holds. */
 function verdict(label: string, measured: number, comparison: '≥' | '≤', bound: number): string[] {

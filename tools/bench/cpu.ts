@@ -11,6 +11,8 @@ export interface CpuSnapshot {
   busy: number;
   /** utime + stime of each process watched. */
   ticks: Map<number, number>;
+  /** The same of each one's main thread: a Node.js server's JavaScript runs there, so it caps the requests/s. */
+  mainThreadTicks: Map<number, number>;
   /** This process's own ticks, and those of its children that have exited (wrk, once a run is over). */
   self: number;
   children: number;
@@ -19,11 +21,12 @@ export interface CpuSnapshot {
 /** The machine's busy ticks, and those of this process, its finished children and each of `pids`. */
 export function cpuSnapshot(pids: number[]): CpuSnapshot {
   const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).map(Number);
-  const self = statFields(process.pid);
+  const self = statFields(`/proc/${process.pid}/stat`);
   return {
     at: performance.now(),
     busy: user + nice + system + irq + softirq + steal,
     ticks: new Map(pids.map((pid) => [pid, processTicks(pid)])),
+    mainThreadTicks: new Map(pids.map((pid) => [pid, processTicks(pid, `/proc/${pid}/task/${pid}/stat`)])),
     self: self ? self.utime + self.stime : 0,
     children: self ? self.cutime + self.cstime : 0,
   };
@@ -33,6 +36,11 @@ export function cpuSnapshot(pids: number[]): CpuSnapshot {
 export function cpuSeconds(before: CpuSnapshot, after: CpuSnapshot, pids: number[]): number {
   // A process gone by `after` reads 0 there: its ticks are lost, not subtracted.
   return pids.reduce((sum, pid) => sum + Math.max(0, (after.ticks.get(pid) ?? 0) - (before.ticks.get(pid) ?? 0)), 0) / TICKS_PER_SECOND;
+}
+
+/** CPU seconds that the main thread of `pid` used between two snapshots. */
+export function mainThreadSeconds(before: CpuSnapshot, after: CpuSnapshot, pid: number): number {
+  return Math.max(0, (after.mainThreadTicks.get(pid) ?? 0) - (before.mainThreadTicks.get(pid) ?? 0)) / TICKS_PER_SECOND;
 }
 
 /** Cores kept busy, on average, by the children of this process that exited in between (wrk). */
@@ -50,14 +58,15 @@ export function otherCores(before: CpuSnapshot, after: CpuSnapshot): number {
 
 const elapsedTicks = (before: CpuSnapshot, after: CpuSnapshot) => ((after.at - before.at) / 1000) * TICKS_PER_SECOND;
 
-function processTicks(pid: number): number {
-  const fields = statFields(pid);
+function processTicks(pid: number, path = `/proc/${pid}/stat`): number {
+  const fields = statFields(path);
   return fields ? fields.utime + fields.stime : 0; // a server that crashed shows up as failed requests instead
 }
 
-function statFields(pid: number): { utime: number; stime: number; cutime: number; cstime: number } | undefined {
-  if (!existsSync(`/proc/${pid}/stat`)) return undefined;
-  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** A process's stat file, or one of its threads' (`/proc/<pid>/task/<tid>/stat`, the same fields). */
+function statFields(path: string): { utime: number; stime: number; cutime: number; cstime: number } | undefined {
+  if (!existsSync(path)) return undefined;
+  const text = readFileSync(path, 'utf8');
   // Fields after the command name, which is in parentheses and may hold spaces: utime, stime, cutime, cstime are
   // the 14th to 17th (threads included).
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
