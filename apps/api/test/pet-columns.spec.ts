@@ -1,4 +1,4 @@
-import { type FieldSpec, nameSearchKey, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
+import { type FieldSpec, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
 import { DataSource } from 'typeorm';
 import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, PET_INSERT_COLUMNS, PET_JSON_SCHEMA } from '../src/app/pets/stores/pet-row';
 import { WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
@@ -90,7 +90,7 @@ describe('the Pet field list', () => {
     }
     // Both creates wrote the name's search key, which the name filter looks up.
     const keys = (await sut.app.get(DataSource).query(`SELECT name, ${NAME_KEY_COLUMN} AS key FROM pets WHERE id IN (${plain.id}, ${keyed.id})`)) as Array<{ name: string; key: string }>;
-    expect(keys.map(({ key }) => key)).toEqual(keys.map(({ name }) => nameSearchKey(name)));
+    expect(Object.fromEntries(keys.map(({ name, key }) => [name, key]))).toEqual({ 'Columns name 0': 'columns name 0', 'Columns name 1': 'columns name 1' });
 
     // Read together, so that the batched read of many ids answers them.
     const [byId, other] = await Promise.all([get<Pet>(`/v1/pets/${plain.id}`), get<Pet>(`/v1/pets/${keyed.id}`)]);

@@ -1,5 +1,7 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { compareContracts } from './api-gate';
-import { latestReleaseFile, readDocument } from './documents';
+import { latestReleaseFile, readDocument, RELEASES_DIRECTORY } from './documents';
 import type { Finding } from './finding';
 import { formatReport } from './report';
 import { committed, createPet, gate, gateBetween, getPet, listPets, renameKey, schemas, type Seed } from './testing/seeds';
@@ -287,6 +289,32 @@ describe('api-gate', () => {
 
   it('finds nothing between a document and itself', async () => {
     await expect(gate(() => undefined)).resolves.toMatchObject({ change: 'none', refused: false, breaking: [], minor: [] });
+  });
+
+  // Each release against the one before it, as released: the change each version number claims, written out here.
+  // A release cut later adds its row (the last test fails until it does).
+  const RELEASED: Array<[from: string, to: string, change: 'none' | 'minor' | 'major']> = [
+    ['1.0.0', '1.1.0', 'minor'],
+    ['1.1.0', '1.1.1', 'none'],
+    ['1.1.1', '1.1.2', 'none'],
+    ['1.1.2', '1.1.3', 'none'],
+  ];
+  const released = (version: string) => readDocument(join(RELEASES_DIRECTORY, `${version}.json`));
+
+  it.each(RELEASED)('calls release %s → %s: %s', async (from, to, change) => {
+    await expect(compareContracts(released(from), released(to))).resolves.toMatchObject({ change, refused: false, breaking: [] });
+  });
+
+  it('calls 1.0.0 → 1.1.0 minor for the filters by name and by category that 1.1.0 added to listPets', async () => {
+    const report = await compareContracts(released('1.0.0'), released('1.1.0'));
+    expect(report.minor).toEqual([
+      { severity: 'minor', where: 'GET /pets parameters', what: 'accepts more than the release did: query name added; query categoryId added', by: 'request.body.scope.add' },
+    ]);
+  });
+
+  it('knows every released document', () => {
+    const files = readdirSync(RELEASES_DIRECTORY).filter((file) => /^\d+\.\d+\.\d+\.json$/.test(file));
+    expect(files.map((file) => file.replace(/\.json$/, '')).sort()).toEqual(['1.0.0', ...RELEASED.map(([, to]) => to)].sort());
   });
 
   // What `npm run api-gate` runs, here so that `npm test` (and CI) runs it on every change.

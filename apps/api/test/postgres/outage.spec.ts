@@ -1,4 +1,5 @@
 import { freePort, TcpRelay } from '@petstore/testing';
+import { Client } from 'pg';
 import { expectError } from '../support/assertions';
 import { until } from '../support/until';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
@@ -120,5 +121,36 @@ describe('PostgreSQL outage', () => {
     expect((await list()).status).toBe(200);
     expect(await routable()).toBe(200);
     process.stderr.write(`PostgreSQL absent at start-up: ready ${toReady} ms after the database appeared\n`);
+  });
+
+  // A routine ending of sessions (pg_terminate_backend, a pooler's restart or idle timeout) is not an outage: a fresh
+  // connection works at once, so the heartbeat asks on one before it declares the database unreachable.
+  it('goes on serving, and never calls the database unreachable, when its sessions are ended under it', async () => {
+    sut = await startApp({ database });
+    expect((await create()).status).toBe(201);
+    const name = new URL(database.url).pathname.slice(1);
+    const asOwner = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => {
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return (await client.query(sql, values)).rows as T[];
+      } finally {
+        await client.end();
+      }
+    };
+    const heartbeatPid = async () =>
+      (await asOwner<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'petstore-heartbeat'`, [name]))[0]?.pid;
+    const end = (which: string) => asOwner<{ ended: boolean }>(`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1 AND ${which}`, [name]);
+
+    for (let round = 0; round < 6; round += 1) {
+      const ended = await until(heartbeatPid, (pid) => pid !== undefined, 'the heartbeat connected');
+      // Every other round, every session of the service (a pooler's restart); else the heartbeat's alone.
+      await end(round % 2 ? `usename = current_user AND pid <> pg_backend_pid()` : `pid = ${ended}`);
+      // A later beat ran on the ended connection and then on a fresh one.
+      await until(heartbeatPid, (pid) => pid !== undefined && pid !== ended, 'a heartbeat on a fresh connection');
+      expect((await list()).status).toBe(200);
+      expect(await ready()).toBe(200);
+    }
+    expect(sut.logs().filter((line) => /unreachable/i.test(String(line.msg)))).toEqual([]);
   });
 });

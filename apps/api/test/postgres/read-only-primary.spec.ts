@@ -26,6 +26,16 @@ describe('a primary that turns read-only', () => {
       await client.end();
     }
   }
+  /** On the service's database itself, as its owner. */
+  async function onDatabase<T>(sql: string): Promise<T[]> {
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
   /** Every session of the service on this database ended, as a demotion or failover ends them. */
   const endSessions = () => asAdmin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name()}' AND pid <> pg_backend_pid()`);
   const setReadOnly = async (readOnly: boolean) => {
@@ -66,9 +76,12 @@ describe('a primary that turns read-only', () => {
     expect(answers.filter((status) => status !== 201 && status !== 503)).toEqual([]);
     await until(ready, (status) => status === 503, 'readiness red');
     await expectError(await create(99), 503, 'service_unavailable');
-    const reading = await list();
-    expect(reading.status).toBe(200);
-    expect(((await reading.json()) as unknown[]).length).toBeGreaterThanOrEqual(1);
+    // Reads go on, on fresh connections, although the demotion ended every session, the heartbeat's included.
+    for (let n = 0; n < 10; n += 1) {
+      const reading = await list();
+      expect(reading.status).toBe(200);
+      expect(((await reading.json()) as unknown[]).length).toBeGreaterThanOrEqual(1);
+    }
     // Once per change, not a stack per request.
     expect(logLines(/read-only/i)).toHaveLength(1);
     expect(sut.logs().filter((line) => line.level === 50)).toEqual([]);
@@ -79,5 +92,37 @@ describe('a primary that turns read-only', () => {
     await until(ready, (status) => status === 200, 'readiness green');
     await until(async () => (await create(100)).status, (status) => status === 201, 'a create served');
     expect(logLines(/writable again/i)).toHaveLength(1);
+  });
+
+  it('answers every write the database refuses as read-only (SQLSTATE 25006) with 503 and Retry-After, never 500', async () => {
+    // A refusal on purpose, while the heartbeat still finds the database writable: each create reaches the database
+    // and is refused there, as on a primary demoted under an open connection. A sequence (outside any transaction)
+    // counts the refusals, so that what is judged is the database's refusal and not the heartbeat's verdict.
+    await onDatabase(`CREATE SEQUENCE refusals;
+      CREATE FUNCTION refuse_writes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM nextval('refusals'); RAISE EXCEPTION 'cannot execute INSERT in a read-only transaction' USING ERRCODE = '25006'; END $$;
+      CREATE TRIGGER refuse_writes BEFORE INSERT ON pets FOR EACH ROW EXECUTE FUNCTION refuse_writes()`);
+    const refusals = async () => Number((await onDatabase<{ n: string }>('SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM refusals'))[0].n);
+    try {
+      const answers: Array<{ status: number; retryAfter: string | null; code?: string }> = [];
+      await until(
+        async () => {
+          const n = answers.length;
+          const headers = n % 2 === 0 ? JSON_AUTH : { ...JSON_AUTH, 'idempotency-key': `refused-${n}` };
+          const response = await fetch(`${sut.origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: `Refused ${n}`, categoryId: 1 }) });
+          const body = (await response.json()) as { code?: string };
+          answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), code: body.code });
+          return refusals();
+        },
+        (refused) => refused >= 6,
+        'six creates refused by the database',
+        60_000,
+      );
+      expect(answers.filter((answer) => answer.status !== 503 || answer.retryAfter !== '1' || answer.code !== 'service_unavailable')).toEqual([]);
+      expect(sut.logs().filter((line) => line.level === 50)).toEqual([]);
+    } finally {
+      await onDatabase('DROP TRIGGER refuse_writes ON pets; DROP FUNCTION refuse_writes(); DROP SEQUENCE refusals');
+    }
+    await until(async () => (await create(1)).status, (status) => status === 201, 'a create served once the database takes writes');
   });
 });

@@ -1,4 +1,4 @@
-import { type FieldProblem, MAX_ID, newPetProblems } from '@petstore/contract';
+import { type FieldProblem, MAX_ID } from '@petstore/contract';
 import { describeFieldProblem, newPetProblemWords } from './field-problem-words';
 
 describe(describeFieldProblem.name, () => {
@@ -27,24 +27,25 @@ describe(describeFieldProblem.name, () => {
 });
 
 describe(newPetProblemWords.name, () => {
-  const pets = [
-    {},
-    { name: 'Rex', categoryId: 1 },
-    { name: 'Rex', categoryId: 1, status: 'sold' },
-    { name: '', categoryId: '' },
-    { name: 'x'.repeat(101), categoryId: 'x' },
-    { name: '🐈'.repeat(100), categoryId: MAX_ID },
-    { name: 'Rex\u0000', categoryId: 1.5 },
-    { name: '\ud800', categoryId: 1e20 },
-    { name: 7, categoryId: '3', status: 'lost' },
-    { name: 'Rex', categoryId: -1, status: 'Sold' },
+  // Each pet with the fields the interface refuses in it, written out here rather than asked of the contract's rules.
+  const pets: Array<[Record<string, unknown>, string[]]> = [
+    [{}, ['name', 'categoryId']],
+    [{ name: 'Rex', categoryId: 1 }, []],
+    [{ name: 'Rex', categoryId: 1, status: 'sold' }, []],
+    [{ name: '', categoryId: '' }, ['name', 'categoryId']],
+    [{ name: 'x'.repeat(101), categoryId: 'x' }, ['name', 'categoryId']],
+    [{ name: '🐈'.repeat(100), categoryId: MAX_ID }, []],
+    [{ name: 'Rex\u0000', categoryId: 1.5 }, ['name', 'categoryId']],
+    [{ name: '\ud800', categoryId: 1e20 }, ['name', 'categoryId']],
+    [{ name: 7, categoryId: '3', status: 'lost' }, ['name', 'categoryId', 'status']],
+    [{ name: 'Rex', categoryId: -1, status: 'Sold' }, ['categoryId', 'status']],
   ];
 
-  it.each(pets)("refuses exactly the fields the service refuses (the contract's rules): %j", (pet) => {
-    expect(Object.keys(newPetProblemWords(pet))).toEqual(Object.keys(newPetProblems(pet)));
+  it.each(pets)('refuses exactly the fields the interface refuses: %j', (pet, refused) => {
+    expect(Object.keys(newPetProblemWords(pet))).toEqual(refused);
   });
 
-  it.each(pets)('says none of the service\'s words for developers: %j', (pet) => {
+  it.each(pets)("says none of the service's words for developers: %j", (pet) => {
     for (const words of Object.values(newPetProblemWords(pet))) {
       expect(words).not.toMatch(/required and|NUL|surrogate|\\u|9007199254740991|JSON|categoryId|string/);
       expect(words).toMatch(/^[A-Z].*\.$/);

@@ -1,5 +1,4 @@
 import type { Pet } from '@petstore/contract';
-import { passesFilters } from '../app/list-filters';
 
 /** A request the page sent, as the tests' fetch saw it. */
 export interface SentRequest {
@@ -64,10 +63,16 @@ export class PetService {
     const query = (name: string) => url.searchParams.get(name) ?? undefined;
     const after = Number(query('cursor') ?? 0);
     const limit = Number(query('limit') ?? 20);
-    const category = query('categoryId');
-    const filters = { status: query('status') as Pet['status'] | undefined, name: query('name'), categoryId: category === undefined ? undefined : Number(category) };
-    // The service's filters, names compared as it compares them (the contract's nameSearchKey).
-    const matching = this.pets.filter((pet) => passesFilters(pet, filters) && pet.id > after);
+    const [status, name, category] = [query('status'), query('name')?.toLowerCase(), query('categoryId')];
+    // The interface's filters, written apart from the page's own (list-filters.ts), so that the page is checked
+    // against them rather than against itself: a name anywhere in the pet's name, whatever the case.
+    const matching = this.pets.filter(
+      (pet) =>
+        pet.id > after &&
+        (status === undefined || pet.status === status) &&
+        (category === undefined || pet.categoryId === Number(category)) &&
+        (name === undefined || pet.name.toLowerCase().includes(name)),
+    );
     const page = matching.slice(0, limit);
     const more = matching.length > limit;
     const next = new URL(url);

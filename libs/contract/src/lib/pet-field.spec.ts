@@ -46,8 +46,15 @@ describe('field lists', () => {
     expect(withDefaults(DATED_FIELDS, {})).toEqual({});
   });
 
-  it('makes one rule per field', () => {
-    expect(ruleOf(PET_FIELDS.name)).toBe(ruleOf(PET_FIELDS.name));
+  it("holds each of Pet's fields to the interface's rule, and says so in its words", () => {
+    const [name, categoryId, status] = [ruleOf(PET_FIELDS.name), ruleOf(PET_FIELDS.categoryId), ruleOf(PET_FIELDS.status)];
+    expect(['R', 'x'.repeat(100), '🐈'.repeat(100)].map((text) => name.check(text))).toEqual([undefined, undefined, undefined]);
+    expect(name.check('x'.repeat(101))).toEqual({ kind: 'tooLong', max: 100, length: 101 });
+    expect(name.refusal('name', 'x'.repeat(101))).toBe('name must be at most 100 characters (it has 101)');
+    expect([1, Number.MAX_SAFE_INTEGER].map((id) => categoryId.check(id))).toEqual([undefined, undefined]);
+    expect([0, 2 ** 53, 1.5].map((id) => categoryId.check(id)?.kind)).toEqual(['outOfRange', 'outOfRange', 'notWholeNumber']);
+    expect(['available', 'pending', 'sold'].map((value) => status.check(value))).toEqual([undefined, undefined, undefined]);
+    expect(status.check('Sold')).toEqual({ kind: 'notOneOf', values: ['available', 'pending', 'sold'] });
   });
 
   describe('a date', () => {

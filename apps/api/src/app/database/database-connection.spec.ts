@@ -96,5 +96,47 @@ describe(DatabaseConnection.name, () => {
       expect(sut.serving).toBe(true);
       await expect(sut.run(operation)).resolves.toBe('rows');
     });
+
+    // TypeORM's error for a write a demoted primary refused, as node-pg reports it.
+    const refusedAsReadOnly = () =>
+      Promise.reject(
+        Object.assign(new Error('cannot execute INSERT in a read-only transaction'), {
+          name: 'QueryFailedError',
+          code: '25006',
+          driverError: { code: '25006', severity: 'ERROR' },
+        }),
+      );
+
+    it.each(['run', 'runWrite'] as const)(
+      'answers a write refused as read-only (SQLSTATE 25006) through %s with the read-only 503, then refuses writes at once and goes on reading until a heartbeat finds it writable',
+      async (through) => {
+        jest.useFakeTimers();
+        let writable = true;
+        const heartbeat: Heartbeat = { beat: async () => ({ writable }), stop: jest.fn() };
+        const dialect = dialectWith({ heartbeat: () => heartbeat });
+        const sut = await connect(dialect);
+
+        writable = false;
+        await expect(sut[through](refusedAsReadOnly)).rejects.toMatchObject({
+          status: 503,
+          code: 'service_unavailable',
+          message: 'The database accepts no writes right now (a failover may be under way); retry shortly.',
+          headers: { 'retry-after': '1' },
+        });
+        expect({ serving: sut.serving, writable: sut.writable, evictions: jest.mocked(dialect.evictConnections).mock.calls.length }).toEqual({
+          serving: true,
+          writable: false,
+          evictions: 1,
+        });
+        const write = jest.fn(async () => 'created');
+        await expect(sut.runWrite(write)).rejects.toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+        expect(write).not.toHaveBeenCalled();
+        await expect(sut.run(async () => 'rows')).resolves.toBe('rows');
+
+        writable = true;
+        await jest.advanceTimersByTimeAsync(600);
+        await expect(sut.runWrite(write)).resolves.toBe('created');
+      },
+    );
   });
 });

@@ -59,6 +59,49 @@ describe(PostgresHeartbeat.name, () => {
     expect(made).toEqual([client, fresh]);
   });
 
+  describe('a kept connection that fails (ended by pg_terminate_backend, a pooler restart)', () => {
+    const ended = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+    /** A heartbeat over `clients` in turn, and the clients it made. */
+    const over = (...clients: Array<ReturnType<typeof fakeClient>>) => {
+      const made: typeof clients = [];
+      const sut = new PostgresHeartbeat(() => {
+        const next = clients[made.length];
+        made.push(next);
+        return next as unknown as Client;
+      });
+      return { sut, made };
+    };
+
+    it('is asked again on a fresh connection within the same beat, whose answer is the beat', async () => {
+      const kept = fakeClient(() => (kept.queries === 1 ? writable(true)() : ended()));
+      const { sut, made } = over(kept, fakeClient(writable(true)));
+      await expect(sut.beat(1_000)).resolves.toEqual({ writable: true });
+
+      await expect(sut.beat(1_000)).resolves.toEqual({ writable: true });
+      expect({ connections: made.length, keptDestroyed: kept.destroyed, freshQueries: made[1].queries }).toEqual({ connections: 2, keptDestroyed: true, freshQueries: 1 });
+    });
+
+    it('fails the beat when the fresh connection fails too', async () => {
+      const kept = fakeClient(() => (kept.queries === 1 ? writable(true)() : ended()));
+      const { sut, made } = over(kept, fakeClient(() => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'))));
+      await sut.beat(1_000);
+      await expect(sut.beat(1_000)).rejects.toThrow('ECONNREFUSED');
+      expect(made).toHaveLength(2);
+    });
+
+    it('is not asked again when the beat was already on a fresh connection, nor when the kept one fell silent', async () => {
+      const { sut: fresh, made: first } = over(fakeClient(ended), fakeClient(writable(true)));
+      await expect(fresh.beat(1_000)).rejects.toThrow('Connection terminated unexpectedly');
+      expect(first).toHaveLength(1);
+
+      const kept = fakeClient(() => (kept.queries === 1 ? writable(true)() : never()));
+      const { sut: silent, made: second } = over(kept, fakeClient(writable(true)));
+      await silent.beat(1_000);
+      await expect(silent.beat(20)).rejects.toThrow('no answer to a heartbeat within 20 ms');
+      expect(second).toHaveLength(1);
+    });
+  });
+
   it('destroys its connection when stopped, without waiting for the server', async () => {
     const client = fakeClient(writable(true));
     const sut = new PostgresHeartbeat(() => client as unknown as Client);

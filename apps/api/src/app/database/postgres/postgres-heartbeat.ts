@@ -14,11 +14,18 @@ export function destroyConnection(client: Client): void {
 // starts its sessions read-only.
 const WRITABLE = "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' AS writable";
 
+class NoAnswerInTime extends Error {}
+
 /**
  * Asks whether the server takes writes, on a connection of its own, not the pool's (which may be full, or hung on a
  * silent network path). A beat not answered by its deadline destroys the connection, so that the next beat connects
  * afresh instead of waiting on one that may never fail by itself; a read-only answer does too, so that the next beat
  * asks whatever server the address leads to by then (a moved DNS name, a pooler's new primary).
+ *
+ * A connection kept from an earlier beat that fails says nothing of the server: it may have been ended on its own
+ * (`pg_terminate_backend`, a pooler's restart or its idle timeout). The beat then asks once more on a fresh
+ * connection, within what is left of its deadline, and only that answer counts: a database a new connection reaches
+ * is not declared unreachable.
  */
 export class PostgresHeartbeat implements Heartbeat {
   private client?: Promise<Client>;
@@ -26,12 +33,24 @@ export class PostgresHeartbeat implements Heartbeat {
   constructor(private readonly newClient: () => Client) {}
 
   async beat(deadlineMs: number): Promise<BeatAnswer> {
+    const kept = this.client !== undefined;
+    const started = performance.now();
+    try {
+      return await this.ask(deadlineMs);
+    } catch (error) {
+      // Silence spent the deadline: that is the server's, or the path's, not the connection's.
+      if (!kept || error instanceof NoAnswerInTime) throw error;
+      return this.ask(Math.max(1, deadlineMs - (performance.now() - started)));
+    }
+  }
+
+  private async ask(deadlineMs: number): Promise<BeatAnswer> {
     const connected = (this.client ??= this.connect());
     try {
       const { rows } = await withDeadline(
         connected.then((client) => client.query<{ writable: boolean }>(WRITABLE)),
         deadlineMs,
-        () => new Error(`no answer to a heartbeat within ${deadlineMs} ms`),
+        () => new NoAnswerInTime(`no answer to a heartbeat within ${deadlineMs} ms`),
       );
       const writable = rows[0]?.writable === true;
       if (!writable) this.drop(connected);
