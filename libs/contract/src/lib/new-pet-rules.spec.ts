@@ -1,4 +1,7 @@
-import { codePointLength, isPetName, isPetStatus, isSafeId, LIST_LIMIT_RULE, newPetFieldProblems, newPetProblems } from './new-pet-rules';
+import { API_PREFIX, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, MAX_ID } from './interface';
+import { codePointLength, isPetName, isPetStatus, isSafeId, LIST_LIMIT_RULE, newPetFieldProblems, newPetProblems, PET_NAME_RULE, ruleOf, SAFE_ID_RULE } from './new-pet-rules';
+import { PET_FIELDS } from './pet';
+import { CATEGORY_FILTER_RULE, NAME_SEARCH_RULE } from './pet-search';
 
 describe('the rules of a new pet', () => {
   describe(codePointLength.name, () => {
@@ -88,5 +91,42 @@ describe('the rules of a new pet', () => {
     it.each([0, 101, -1, 2.5, 'abc', ''])('refuses %j as a whole number from 1 to 100', (limit) =>
       expect(LIST_LIMIT_RULE.refusal('limit', limit)).toBe('limit must be a whole number from 1 to 100'),
     );
+  });
+});
+
+describe('the rules of each place a value comes from', () => {
+  it('refuses control characters in a search term, and only NUL in a name', () => {
+    expect(NAME_SEARCH_RULE.check('Rex\u0007')).toEqual({ kind: 'controlCharacter' });
+    expect(NAME_SEARCH_RULE.check('Rex\n')).toEqual({ kind: 'controlCharacter' });
+    expect(PET_NAME_RULE.check('Rex\u0007')).toBeUndefined();
+    expect(PET_NAME_RULE.check('Rex\u0000')).toEqual({ kind: 'nulCharacter' });
+  });
+
+  it('names a number sent as a JSON string (a body), never a query parameter, which is all strings', () => {
+    const notWhole = (quoted: boolean, max = MAX_ID) => ({ kind: 'notWholeNumber', min: 1, max, quoted });
+    expect(SAFE_ID_RULE.check('3')).toEqual(notWhole(true));
+    expect(ruleOf(PET_FIELDS.categoryId).check(' 3 ')).toEqual(notWhole(true));
+    expect(SAFE_ID_RULE.check(' ')).toEqual(notWhole(false));
+    expect(SAFE_ID_RULE.check('three')).toEqual(notWhole(false));
+    expect(CATEGORY_FILTER_RULE.check('3')).toEqual(notWhole(false));
+    expect(LIST_LIMIT_RULE.check('3')).toEqual(notWhole(false, 100));
+  });
+
+  it('says what is wrong with a search term, and that a valid value is valid', () => {
+    expect(NAME_SEARCH_RULE.refusal('name', 'Rex\u0007')).toBe('name must not contain control characters (U+0000 to U+001F, U+007F to U+009F)');
+    expect(NAME_SEARCH_RULE.refusal('name', 'Rex')).toBe('name is valid');
+  });
+
+  it('tells a date left out from one of another type', () => {
+    const day = ruleOf({ kind: 'date' });
+    expect([day.check(undefined), day.check(20240101)]).toEqual([{ kind: 'missing' }, { kind: 'notString' }]);
+  });
+});
+
+describe("the interface's fixed values", () => {
+  it('serves every operation under /v1, and getPet deprecated since 2026-01-01 until its removal on 5 December 2030', () => {
+    expect(API_PREFIX).toBe('/v1');
+    expect(GET_PET_DEPRECATED_AT.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(GET_PET_SUNSET.toUTCString()).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
   });
 });

@@ -18,6 +18,8 @@ describe('field lists', () => {
     expect(fieldEntries(DATED_FIELDS).map(([field]) => field)).toEqual(['id', 'day']);
     expect(sentFieldEntries(DATED_FIELDS).map(([field]) => field)).toEqual(['day']);
     expect(sentFieldEntries(PET_FIELDS).map(([field]) => field).slice(0, 3)).toEqual(['name', 'categoryId', 'status']);
+    // The words the storefront and the CLI label Pet's fields with.
+    expect(fieldEntries(PET_FIELDS).map(([, spec]) => spec.label)).toEqual(['Id', 'Name', 'Category', 'Status']);
   });
 
   it('checks each kind by its rule, an optional field only when sent', () => {
@@ -43,7 +45,9 @@ describe('field lists', () => {
   it('fills in a left-out field’s default, and only that', () => {
     expect(withDefaults(PET_FIELDS, { name: 'Rex', categoryId: 1 })).toEqual({ name: 'Rex', categoryId: 1, status: 'available' });
     expect(withDefaults(PET_FIELDS, { name: 'Rex', categoryId: 1, status: 'sold' })).toEqual({ name: 'Rex', categoryId: 1, status: 'sold' });
-    expect(withDefaults(DATED_FIELDS, {})).toEqual({});
+    expect(withDefaults(DATED_FIELDS, {})).toStrictEqual({});
+    const sizes: FieldList<{ size?: string }> = { size: { kind: 'choice', values: ['s', 'm'], enumName: 'Size', optional: true, label: 'Size', description: 'size' } };
+    expect(Object.keys(withDefaults(sizes, {}))).toEqual([]);
   });
 
   it("holds each of Pet's fields to the interface's rule, and says so in its words", () => {
@@ -69,6 +73,7 @@ describe('field lists', () => {
       ['0000-01-01', 'no year 0'],
       ['2024-1-01', 'a one-digit month'],
       ['2024-01-01T00:00:00Z', 'a date-time'],
+      ['2024-01-01T00:00:00.000Z', 'a date-time as JavaScript writes one'],
       ['20240101', 'no dashes'],
       [' 2024-01-01', 'a leading space'],
       ['２０２４-01-01', 'full-width digits'],
