@@ -1,5 +1,4 @@
 import { type AddressInfo, Server } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Controller, Get, Module } from '@nestjs/common';
 import { API_VERSION, type Pet } from '@petstore/contract';
 import { freePort } from '@petstore/testing';
@@ -32,6 +31,7 @@ function parseExposition(text: string) {
 
 /** A route whose handler fails, and one that answers when the test says so: errors and in-flight requests. */
 let release: () => void = () => undefined;
+let entered: () => void = () => undefined;
 @Controller('probes')
 class ProbesController {
   @Get('broken')
@@ -41,7 +41,9 @@ class ProbesController {
 
   @Get('slow')
   async slow(): Promise<{ done: true }> {
-    await new Promise<void>((resolve) => (release = resolve));
+    const answer = new Promise<void>((resolve) => (release = resolve));
+    entered();
+    await answer;
     return { done: true };
   }
 }
@@ -148,8 +150,10 @@ describe('Prometheus metrics', () => {
 
   it('shows requests in flight, and none once they are answered', async () => {
     const active = () => valueOf('http_server_active_requests', { http_route: '/v1/probes/slow' });
+    // Judged once the handler holds the request, however long the machine took to get it there.
+    const reached = new Promise<void>((resolve) => (entered = resolve));
     const pending = api('/v1/probes/slow', { headers: AUTH });
-    for (let tries = 0; (await active()) !== 1 && tries < 50; tries += 1) await sleep(20);
+    await reached;
     expect(await active()).toBe(1);
     release();
     expect((await pending).status).toBe(200);

@@ -118,11 +118,12 @@ describe('rate limits', () => {
 
     it('sends the RateLimit fields on allowed responses, counting down', async () => {
       await sleep(1_100);
-      const first = await get(sut, OTHER_KEY);
-      const second = await get(sut, OTHER_KEY);
-      expect(first.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
+      // Two requests counted in one window, however slow the machine: a fresh window for this key, sent again if
+      // their answers took longer than it.
+      const both = await burstInOneWindow(() => get(sut, OTHER_KEY), 2);
+      for (const response of both) expect(response.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
       const remaining = (r: Response) => Number(/r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
-      expect(remaining(second)).toBe(remaining(first) - 1);
+      expect(both.map(remaining).sort()).toEqual([8, 9]);
     });
 
     it('sends the RateLimit fields on the errors of authenticated requests too, as the OpenAPI document declares', async () => {

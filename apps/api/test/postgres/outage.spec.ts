@@ -124,8 +124,10 @@ describe('PostgreSQL outage', () => {
   });
 
   // A routine ending of sessions (pg_terminate_backend, a pooler's restart or idle timeout) is not an outage: a fresh
-  // connection works at once, so the heartbeat asks on one before it declares the database unreachable.
-  it('goes on serving, and never calls the database unreachable, when its sessions are ended under it', async () => {
+  // connection works at once, so the heartbeat asks on one before it declares the database unreachable. On the
+  // PostgreSQL leg only: through PgBouncer, ending the server's sessions ends PgBouncer's, not the service's.
+  const directly = process.env.PETSTORE_TEST_VIA_PGBOUNCER === 'true' ? it.skip : it;
+  directly('goes on serving, and never calls the database unreachable, when its sessions are ended under it', async () => {
     sut = await startApp({ database });
     expect((await create()).status).toBe(201);
     const name = new URL(database.url).pathname.slice(1);

@@ -22,13 +22,19 @@ async function endpoint(answer: (response: ServerResponse) => void = (response) 
     requests.push({ method: incoming.method, url: incoming.url, headers: incoming.headers, body: Buffer.concat(chunks).toString() });
     answer(response);
   });
+  const whenClosed: Array<() => void> = [];
   server.on('connection', (socket) => {
     connections++;
     open++;
-    socket.once('close', () => open--);
+    socket.once('close', () => {
+      open--;
+      if (open === 0) for (const resume of whenClosed.splice(0)) resume();
+    });
   });
   await listen(server);
-  return { server, requests, connections: () => connections, open: () => open, url: `http://127.0.0.1:${port(server)}/hooks?x=1` };
+  /** Once every connection is closed on the endpoint's side, which may come a moment after the sender's: waited for, not timed. */
+  const allClosed = () => (open === 0 ? Promise.resolve() : new Promise<void>((resume) => whenClosed.push(resume)));
+  return { server, requests, connections: () => connections, open: () => open, allClosed, url: `http://127.0.0.1:${port(server)}/hooks?x=1` };
 }
 
 async function listen(server: Server | TcpServer, host = '127.0.0.1'): Promise<void> {
@@ -119,7 +125,7 @@ describe(sendWebhook.name, () => {
     expect(result).toMatchObject({ outcome: 'failed', statusCode: null, error: 'timeout after 300 ms' });
     // Ended by the deadline (its error says so; nothing else could end it), and not before it.
     expect(result.durationMs).toBeGreaterThanOrEqual(290);
-    await eventually(() => expect(target.open()).toBe(0));
+    await target.allClosed();
   });
 
   it('gives up at the deadline when a connection is accepted but nothing is ever said', async () => {
@@ -167,7 +173,7 @@ describe(sendWebhook.name, () => {
       response.write(Buffer.alloc(64 * 1024, 'x'));
     });
     await expect(sendWebhook(attempt({ url: endless.url }))).resolves.toMatchObject({ outcome: 'delivered' });
-    await eventually(() => expect(endless.open()).toBe(0));
+    await endless.allClosed();
   });
 
   it('reads no more than a few KiB of an endless answer, and does not wait for its end', async () => {
@@ -270,15 +276,3 @@ describe(sendWebhook.name, () => {
     await expect(sendWebhook(attempt({ url }))).resolves.toMatchObject({ outcome: 'failed', error: expect.stringMatching(error) });
   });
 });
-
-/** Retries an assertion for up to a second: the endpoint's side of a connection closes a moment after the sender's. */
-async function eventually(assertion: () => void): Promise<void> {
-  for (let waited = 0; ; waited += 10) {
-    try {
-      return assertion();
-    } catch (error) {
-      if (waited >= 1000) throw error;
-      await new Promise((resume) => setTimeout(resume, 10));
-    }
-  }
-}
