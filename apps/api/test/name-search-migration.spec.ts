@@ -12,11 +12,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { LONG_STEP_ROWS } from '../src/app/database/migrations/migration-progress';
 import { AUTH, startApp } from './support/test-app';
-import { createTestDatabase, POSTGRES_ADMIN_URL, TEST_DATABASE, type TestDatabase } from './support/test-database';
+import { createTestDatabase, directUrl, TEST_DATABASE, type TestDatabase } from './support/test-database';
 import { until } from './support/until';
 
 /** The test's PostgreSQL database on the server itself, not through PgBouncer. */
-const directUrl = (database: TestDatabase) => Object.assign(new URL(POSTGRES_ADMIN_URL), { pathname: new URL(database.url).pathname }).href;
 
 // A database made by version 1.0, with pets in it: 1.1 migrates it on start (on PostgreSQL, its indexes built
 // CONCURRENTLY outside a transaction), and every pet it held is found by name and by category.

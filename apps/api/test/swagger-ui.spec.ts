@@ -49,8 +49,8 @@ import { JSON_AUTH, startApp, TEST_KEY, type TestApp } from './support/test-app'
   // A fresh context per test: persistAuthorization keeps the key in localStorage, which must not leak across tests.
   beforeEach(async () => {
     page = await (await browser.newContext()).newPage();
-    // Generous for a loaded machine (a page load took over 15 s at load 20), and below Jest's 60 s, so that a missing
-    // element fails with its selector rather than a bare timeout.
+    // Generous for a loaded machine, and below Jest's 60 s, so that a missing element fails with its selector rather
+    // than a bare timeout.
     page.setDefaultTimeout(50_000);
     await page.goto(`${sut.origin}/docs`);
     await page.locator('.opblock').first().waitFor();

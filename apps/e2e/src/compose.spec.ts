@@ -186,8 +186,8 @@ describeWithPodman('compose.yaml', () => {
   });
 
   it('serves a pet created through HAProxy from both replicas, and keeps it on its volume across down and up', async () => {
-    // Through the client, as a consumer creates one: a 503 with Retry-After (seen once in CI at load 6 to 9, most likely
-    // a heartbeat past its 1 s deadline) is sent again with the same Idempotency-Key, and the pet is stored once.
+    // Through the client, as a consumer creates one: a 503 with Retry-After (a heartbeat late on a loaded machine) is
+    // sent again with the same Idempotency-Key, and the pet is stored once.
     const pet = await reader().createPet({ name: 'Composed', categoryId: 5 });
     expect(pet).toMatchObject({ name: 'Composed', categoryId: 5, status: 'available' });
 

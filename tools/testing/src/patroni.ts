@@ -18,8 +18,8 @@ export const CLUSTER_DATABASE = 'petstore';
 
 /**
  * How long the cluster may take to elect a primary, stream to a standby or become healthy: a bound for a stuck
- * cluster, not a verdict on speed. Generous for a machine far beyond two busy loops (a start took over 120 s at load
- * 10 to 20), and below the failover spec's 600 s, so that a stuck cluster fails naming what it waited for.
+ * cluster, not a verdict on speed. Generous for a machine far beyond two busy loops, and below the failover spec's
+ * 600 s, so that a stuck cluster fails naming what it waited for.
  */
 const CLUSTER_WAIT_MS = 480_000;
 

@@ -1,9 +1,8 @@
 import { freePort, TcpRelay } from '@petstore/testing';
-import { Client } from 'pg';
 import { expectError } from '../support/assertions';
 import { until } from '../support/until';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { createTestDatabase, queryDirectly, type TestDatabase } from '../support/test-database';
 
 // The database goes away and comes back: the process stays up, answers 503 within a bounded time, and resumes alone.
 // "Bounded" is judged by when the answers come, not by a clock: each is read while the database is still away, so a
@@ -131,15 +130,7 @@ describe('PostgreSQL outage', () => {
     sut = await startApp({ database });
     expect((await create()).status).toBe(201);
     const name = new URL(database.url).pathname.slice(1);
-    const asOwner = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => {
-      const client = new Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        return (await client.query(sql, values)).rows as T[];
-      } finally {
-        await client.end();
-      }
-    };
+    const asOwner = <T>(sql: string, values: unknown[] = []) => queryDirectly<T>(database, sql, values);
     const heartbeatPid = async () =>
       (await asOwner<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'petstore-heartbeat'`, [name]))[0]?.pid;
     const end = (which: string) => asOwner<{ ended: boolean }>(`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1 AND ${which}`, [name]);

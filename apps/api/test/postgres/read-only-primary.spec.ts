@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { expectError } from '../support/assertions';
 import { until } from '../support/until';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from '../support/test-app';
-import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '../support/test-database';
+import { createTestDatabase, POSTGRES_ADMIN_URL, queryDirectly, type TestDatabase } from '../support/test-database';
 
 // A primary that turns read-only under the service while its connections stay open: a demoted primary reached
 // directly, a managed database's old writer turned reader, a DNS name that moved while pooled connections stayed.
@@ -22,16 +22,6 @@ describe('a primary that turns read-only', () => {
     try {
       await client.query('SET default_transaction_read_only = off');
       await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
-  /** On the service's database itself, as its owner. */
-  async function onDatabase<T>(sql: string): Promise<T[]> {
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows as T[];
     } finally {
       await client.end();
     }
@@ -98,11 +88,11 @@ describe('a primary that turns read-only', () => {
     // A refusal on purpose, while the heartbeat still finds the database writable: each create reaches the database
     // and is refused there, as on a primary demoted under an open connection. A sequence (outside any transaction)
     // counts the refusals, so that what is judged is the database's refusal and not the heartbeat's verdict.
-    await onDatabase(`CREATE SEQUENCE refusals;
+    await queryDirectly(database, `CREATE SEQUENCE refusals;
       CREATE FUNCTION refuse_writes() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN PERFORM nextval('refusals'); RAISE EXCEPTION 'cannot execute INSERT in a read-only transaction' USING ERRCODE = '25006'; END $$;
       CREATE TRIGGER refuse_writes BEFORE INSERT ON pets FOR EACH ROW EXECUTE FUNCTION refuse_writes()`);
-    const refusals = async () => Number((await onDatabase<{ n: string }>('SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM refusals'))[0].n);
+    const refusals = async () => Number((await queryDirectly<{ n: string }>(database, 'SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM refusals'))[0].n);
     try {
       const answers: Array<{ status: number; retryAfter: string | null; code?: string }> = [];
       await until(
@@ -121,7 +111,7 @@ describe('a primary that turns read-only', () => {
       expect(answers.filter((answer) => answer.status !== 503 || answer.retryAfter !== '1' || answer.code !== 'service_unavailable')).toEqual([]);
       expect(sut.logs().filter((line) => line.level === 50)).toEqual([]);
     } finally {
-      await onDatabase('DROP TRIGGER refuse_writes ON pets; DROP FUNCTION refuse_writes(); DROP SEQUENCE refusals');
+      await queryDirectly(database, 'DROP TRIGGER refuse_writes ON pets; DROP FUNCTION refuse_writes(); DROP SEQUENCE refusals');
     }
     await until(async () => (await create(1)).status, (status) => status === 201, 'a create served once the database takes writes');
   });

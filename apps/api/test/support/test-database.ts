@@ -36,11 +36,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return { url: url.href, drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
 }
 
-async function admin(work: (client: Client) => Promise<unknown>): Promise<void> {
-  const client = new Client({ connectionString: POSTGRES_ADMIN_URL });
+const admin = async (work: (client: Client) => Promise<unknown>): Promise<void> => {
+  await withSession(POSTGRES_ADMIN_URL, work);
+};
+
+/** A test database's URL on the PostgreSQL server itself, not through PgBouncer (the pooler leg's `database.url`). */
+export const directUrl = (database: TestDatabase): string =>
+  Object.assign(new URL(POSTGRES_ADMIN_URL), { pathname: new URL(database.url).pathname }).href;
+
+/** The rows of `sql` on a session of its own, on the server itself: what the database's owner sees and does. */
+export const queryDirectly = <T>(database: TestDatabase, sql: string, values: unknown[] = []): Promise<T[]> =>
+  withSession(directUrl(database), async (client) => (await client.query(sql, values)).rows as T[]);
+
+async function withSession<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    await work(client);
+    return await work(client);
   } finally {
     await client.end();
   }
