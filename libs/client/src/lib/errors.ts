@@ -108,19 +108,24 @@ const BY_STATUS: Record<number, typeof PetstoreApiError> = {
 };
 
 function isErrorBody(value: unknown): value is ErrorBody {
-  const body = value as ErrorBody | null;
-  return typeof body === 'object' && body !== null && typeof body.code === 'string' && typeof body.message === 'string';
+  const body = value as Partial<ErrorBody> | null;
+  return typeof body?.code === 'string' && typeof body.message === 'string';
+}
+
+/** The Error object of a response, or `undefined` when its body is not one (a proxy's HTML page, say). */
+function errorBodyIn(text: string): ErrorBody | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: no Error object.
+  }
+  return isErrorBody(parsed) ? parsed : undefined;
 }
 
 /** The one place that turns an error response into an error object, choosing the class by status. */
 export function createApiError(status: number, responseText: string, headers: Headers): PetstoreApiError {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(responseText);
-  } catch {
-    parsed = undefined;
-  }
-  const body = isErrorBody(parsed) ? parsed : undefined;
+  const body = errorBodyIn(responseText);
   const ErrorClass = BY_STATUS[status] ?? (status >= 500 ? ServerError : PetstoreApiError);
   const error = new ErrorClass(
     status,
@@ -137,7 +142,8 @@ export function createApiError(status: number, responseText: string, headers: He
 /** `Retry-After` as milliseconds from now: delta-seconds or an HTTP-date; 0 when absent or unreadable. */
 export function parseRetryAfterMs(value: string | null, now: number): number {
   if (!value) return 0;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? 0 : Math.max(0, date - now);
 }

@@ -11,5 +11,6 @@ describe(baseUrlFor.name, () => {
   it('refuses an environment that is not configured or does not end in /v1', () => {
     expect(() => baseUrlFor('staging', { production: environments.production })).toThrow(/No staging address/);
     expect(() => baseUrlFor('production', { production: 'https://petstore.example.com' })).toThrow(TypeError);
+    expect(() => baseUrlFor('production', { production: 'https://petstore.example.com/v1/pets' })).toThrow(/No production address/);
   });
 });

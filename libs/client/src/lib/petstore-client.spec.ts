@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { PetStatus, type Pet } from '@petstore/contract';
+import { API_VERSION, PetStatus, type Pet } from '@petstore/contract';
 import {
   AbortError,
   BadRequestError,
@@ -45,7 +45,14 @@ function client(fetch: typeof globalThis.fetch, options: Partial<ConstructorPara
 
 describe(PetstoreClient.name, () => {
   it('needs an API key', () => {
-    expect(() => new PetstoreClient({ apiKey: '' })).toThrow(TypeError);
+    const untyped = (options: unknown) => new PetstoreClient(options as ConstructorParameters<typeof PetstoreClient>[0]);
+    for (const options of [{ apiKey: '' }, { apiKey: 42 }, {}, undefined]) {
+      expect(() => untyped(options)).toThrow(new TypeError('PetstoreClient needs an apiKey.'));
+    }
+  });
+
+  it('drops trailing slashes from the base address', () => {
+    expect(new PetstoreClient({ apiKey: KEY, baseUrl: `${BASE}//` }).baseUrl).toBe(BASE);
   });
 
   it('defaults to the local service address', () => {
@@ -75,6 +82,29 @@ describe(PetstoreClient.name, () => {
       const { fetch, calls } = scriptedFetch(json(200, [rex]));
       await client(fetch).sut.listPets({ name: 'Mr Whiskers+1 & Zoë', categoryId: 7, limit: 2 });
       expect(calls[0].url).toBe(`${BASE}/pets?limit=2&name=Mr%20Whiskers%2B1%20%26%20Zo%C3%AB&categoryId=7`);
+    });
+
+    it('names itself and its version as the user agent, unless told otherwise', async () => {
+      const { fetch, calls } = scriptedFetch(json(200, []));
+      await client(fetch).sut.listPets();
+      expect(calls[0].headers['user-agent']).toBe(`petstore-client/${API_VERSION}`);
+    });
+
+    it('sends no user agent of its own in a browser, which sends its own', async () => {
+      const global = globalThis as { document?: unknown };
+      global.document = {};
+      try {
+        // The module decides once, when it loads, whether it runs in a browser.
+        let loaded: typeof PetstoreClient = PetstoreClient;
+        jest.isolateModules(() => {
+          loaded = jest.requireActual<typeof import('./petstore-client')>('./petstore-client').PetstoreClient;
+        });
+        const { fetch, calls } = scriptedFetch(json(200, []));
+        await new loaded({ baseUrl: BASE, apiKey: KEY, fetch }).listPets();
+        expect(calls[0].headers).toEqual({ accept: 'application/json', authorization: `Bearer ${KEY}` });
+      } finally {
+        delete global.document;
+      }
     });
 
     it('sends no query parameters it was not given', async () => {
@@ -111,6 +141,13 @@ describe(PetstoreClient.name, () => {
       const { fetch, calls } = scriptedFetch(json(201, rex));
       await client(fetch, { maxRetries: 0 }).sut.createPet({ name: 'Rex', categoryId: 2 });
       expect(calls[0].headers['idempotency-key']).toBeUndefined();
+    });
+
+    it('treats a 3xx fetch did not follow as an unexpected response, not a success', async () => {
+      const { fetch } = scriptedFetch(json(300, [rex]));
+      const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PetstoreApiError);
+      expect(error).toMatchObject({ status: 300, code: 'unexpected_response' });
     });
 
     it('gets one pet by id', async () => {
@@ -198,12 +235,16 @@ describe(PetstoreClient.name, () => {
       expect(error).toMatchObject({ status, code, message: 'What went wrong.', requestId: 'req-1', body: { code, status } });
     });
 
-    it('keeps going with a response that is not an Error object', async () => {
-      const { fetch } = scriptedFetch(new Response('<html>Bad gateway</html>', { status: 502 }));
-      const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ServerError);
-      expect(error).toMatchObject({ status: 502, code: 'unexpected_response', body: undefined, requestId: undefined });
-    });
+    it.each(['<html>Bad gateway</html>', 'null', '"Bad gateway"', '{"code":"bad_gateway"}'])(
+      'keeps going with a response that is not an Error object: %s',
+      async (body) => {
+        const { fetch } = scriptedFetch(new Response(body, { status: 502 }));
+        const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ServerError);
+        expect(error).toMatchObject({ status: 502, code: 'unexpected_response', body: undefined, requestId: undefined });
+        expect((error as Error).message).toBe('The service answered HTTP 502 without an Error body.');
+      },
+    );
 
     it.each([
       ['7', 7],
@@ -220,7 +261,7 @@ describe(PetstoreClient.name, () => {
       const { fetch } = scriptedFetch(new Response('<html>captive portal</html>', { status: 200 }));
       const error = await client(fetch).sut.listPets().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PetstoreApiError);
-      expect(error).toMatchObject({ status: 200, code: 'unexpected_response' });
+      expect(error).toMatchObject({ status: 200, code: 'unexpected_response', message: 'The service answered HTTP 200 with a body that is not JSON.' });
     });
 
     it('reports a network failure as a ConnectionError naming the origin, never the key', async () => {
@@ -230,8 +271,17 @@ describe(PetstoreClient.name, () => {
       expect(quoting).toBeInstanceOf(ConnectionError);
       expect((quoting as Error).message).toContain('https://pets.example.com');
       expect(inspect(quoting)).not.toContain(KEY);
+      expect((quoting as Error).message).toBe('Could not reach https://pets.example.com: fetch failed for Bearer [redacted]');
       const plain = await sut.listPets().catch((e: unknown) => e);
       expect((plain as Error).cause).toBeInstanceOf(TypeError);
+    });
+
+    it("names the platform's cause of a network failure, as Node's fetch hides it there", async () => {
+      const refused = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:3000') });
+      const { fetch } = scriptedFetch(refused);
+      const error = await client(fetch, { maxRetries: 0 }).sut.listPets().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as Error).message).toBe('Could not reach https://pets.example.com: fetch failed (connect ECONNREFUSED 127.0.0.1:3000)');
     });
 
     it('reports a response that takes longer than timeoutMs as a TimeoutError', async () => {
@@ -252,6 +302,12 @@ describe(PetstoreClient.name, () => {
     it.each([408, 429, 500, 502, 503, 504])('retries a GET on %i, then succeeds', async (status) => {
       const { fetch, calls } = scriptedFetch(problem(status, 'x'), json(200, [rex]));
       expect(await settle(client(fetch).sut.listPets())).toEqual({ pets: [rex], nextCursor: null });
+      expect(calls).toHaveLength(2);
+    });
+
+    it('retries a getPet on 503, as every read', async () => {
+      const { fetch, calls } = scriptedFetch(problem(503, 'service_unavailable'), json(200, rex));
+      expect(await settle(client(fetch).sut.getPet(1))).toEqual(rex);
       expect(calls).toHaveLength(2);
     });
 
@@ -357,8 +413,10 @@ describe(PetstoreClient.name, () => {
       ['getPet', (sut: PetstoreClient, signal: AbortSignal) => sut.getPet(1, { signal })],
     ])('%s sends nothing with a signal already aborted', async (_method, run) => {
       const { fetch, calls } = scriptedFetch(json(200, [rex]));
-      const error = await settle(run(client(fetch).sut, AbortSignal.abort()));
+      const reason = new Error('cancelled before it began');
+      const error = await settle(run(client(fetch).sut, AbortSignal.abort(reason)));
       expect(error).toBeInstanceOf(AbortError);
+      expect(error).toMatchObject({ cause: reason });
       expect(calls).toHaveLength(0);
     });
 
@@ -370,7 +428,10 @@ describe(PetstoreClient.name, () => {
       expect(calls).toHaveLength(1);
       const reason = new Error('the user left');
       controller.abort(reason);
+      const abortedAt = Date.now();
       const error = await settle(pending);
+      // Ended by the abort itself, not by the attempt's timeout and a retry's wait that would notice it later.
+      expect(Date.now()).toBe(abortedAt);
       expect(error).toBeInstanceOf(AbortError);
       expect(error).toBeInstanceOf(PetstoreError);
       expect(error).toMatchObject({ name: 'AbortError', cause: reason });
@@ -460,7 +521,28 @@ describe(PetstoreClient.name, () => {
       await sut.getPet(1);
       await sut.listPets();
       expect(logger.warn).toHaveBeenCalledTimes(1);
-      expect(logger.warn.mock.calls[0][0]).toMatch(/getPet is deprecated .*Thu, 05 Dec 2030 00:00:00 GMT.*\/v1\/pets/);
+      expect(logger.warn.mock.calls[0][0]).toBe(
+        'petstore: getPet is deprecated by the service and will be removed after Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.',
+      );
+    });
+
+    it('names the operation it warns of, whichever it is', async () => {
+      const { fetch } = scriptedFetch(json(200, [], { deprecation: '@1' }), json(201, rex, { deprecation: '@1' }));
+      const { sut, logger } = client(fetch);
+      await sut.listPets();
+      await sut.createPet({ name: 'Rex', categoryId: 2 });
+      expect(logger.warn.mock.calls).toEqual([['petstore: listPets is deprecated by the service.'], ['petstore: createPet is deprecated by the service.']]);
+    });
+
+    it.each([
+      ['a Sunset alone', { sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }, 'petstore: getPet is deprecated by the service and will be removed after Thu, 05 Dec 2030 00:00:00 GMT.'],
+      ['a successor without quotes or spaces', { deprecation: '@1', link: '</v1/pets>;rel=successor-version' }, 'petstore: getPet is deprecated by the service; use /v1/pets instead.'],
+      ['a successor with a space before its parameters', { deprecation: '@1', link: '</v1/pets> ; rel="successor-version"' }, 'petstore: getPet is deprecated by the service; use /v1/pets instead.'],
+    ])('reads %s', async (_case, headers, warning) => {
+      const { fetch } = scriptedFetch(json(200, rex, headers));
+      const { sut, logger } = client(fetch);
+      await sut.getPet(1);
+      expect(logger.warn.mock.calls).toEqual([[warning]]);
     });
 
     it('warns on deprecated error responses too', async () => {

@@ -1,5 +1,6 @@
 import { parseRetryAfterMs } from './errors';
-import { isRetryableStatus, retryDelayMs } from './retry';
+import { AbortError } from './errors';
+import { isRetryableStatus, isStillRunning, retryDelayMs, sleep } from './retry';
 
 describe('retry rules', () => {
   it.each([408, 429, 500, 502, 503, 504])('retries %i', (status) => expect(isRetryableStatus(status)).toBe(true));
@@ -22,6 +23,28 @@ describe('retry rules', () => {
     expect(parseRetryAfterMs('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
     expect(parseRetryAfterMs('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfterMs('soon', now)).toBe(0);
+    expect(parseRetryAfterMs(' 5 ', now)).toBe(5_000);
+    expect(parseRetryAfterMs('x5', now)).toBe(0);
+    expect(parseRetryAfterMs('5x', now)).toBe(0);
     expect(parseRetryAfterMs(null, now)).toBe(0);
+  });
+
+  it('waits out a 409 only when it says the same key is still in use', () => {
+    const inUse = JSON.stringify({ code: 'idempotency_key_in_use', message: 'Still running.', status: 409 });
+    expect(isStillRunning({ status: 409, text: inUse })).toBe(true);
+    expect(isStillRunning({ status: 503, text: inUse })).toBe(false);
+    expect(isStillRunning({ status: 409, text: JSON.stringify({ code: 'conflict' }) })).toBe(false);
+    expect(isStillRunning({ status: 409, text: '<html>Conflict</html>' })).toBe(false);
+  });
+
+  it('sleeps until aborted, rejecting with the reason as the cause', async () => {
+    const reason = new Error('the user left');
+    await expect(sleep(10, AbortSignal.abort(reason))).rejects.toMatchObject({ name: 'AbortError', cause: reason });
+    const controller = new AbortController();
+    const waiting = sleep(60_000, controller.signal);
+    controller.abort(reason);
+    const error = await waiting.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(error).toMatchObject({ cause: reason });
   });
 });

@@ -39,6 +39,7 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts only once; `once` only frees the listener.
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
