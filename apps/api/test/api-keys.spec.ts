@@ -122,9 +122,28 @@ describe('stored API keys', () => {
     expect((await store.list()).filter(({ replacesId }) => replacesId === raced.record.id)).toHaveLength(1);
   });
 
-  it('revokes by the start of the key shown in listings', async () => {
+  it('revokes by the start of the key shown in listings, digits or not', async () => {
     const { key } = await store.issue('by shown part', null);
     expect(await store.revoke(key.slice(0, 12))).toMatchObject({ revokedAt: expect.any(Number) });
     expect(await store.revoke('pk_nothing')).toBeNull();
+    // A shown part that ends in digits is still a shown part, not an id: issued until one does (about one in six).
+    let issued = await store.issue('digits', null);
+    while (!/\d$/.test(issued.record.shownPart)) issued = await store.issue('digits', null);
+    expect(await store.revoke(issued.record.shownPart)).toMatchObject({ id: issued.record.id, revokedAt: expect.any(Number) });
+  });
+
+  it('keeps the time a key was first revoked when it is revoked again', async () => {
+    const { record } = await store.issue('revoked twice', null);
+    expect(await store.revoke(String(record.id), 1_000)).toMatchObject({ revokedAt: 1_000 });
+    expect(await store.revoke(String(record.id), 2_000)).toMatchObject({ revokedAt: 1_000 });
+    expect((await store.list()).find(({ id }) => id === record.id)).toMatchObject({ revokedAt: 1_000 });
+  });
+
+  it('lists keys by id, also after some were updated (PostgreSQL moves an updated row to the end of its table)', async () => {
+    const issued = [await store.issue('a', null), await store.issue('b', null), await store.issue('c', null)];
+    await store.revoke(String(issued[0].record.id));
+    await store.touch(issued[1].record.id);
+    const ids = (await store.list()).map(({ id }) => id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 });

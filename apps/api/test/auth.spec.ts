@@ -32,7 +32,7 @@ describe('authentication', () => {
       ['a key with a prefix of the valid one', { authorization: `Bearer ${TEST_KEY.slice(0, -1)}` }],
     ])('answers 401 with WWW-Authenticate for %s', async (_label, headers) => {
       const response = await call(headers);
-      await expectError(response, 401, 'unauthorized');
+      expect(await expectError(response, 401, 'unauthorized')).toBe('A valid API key is required: send it as "Authorization: Bearer <key>".');
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
     });
   });

@@ -57,6 +57,7 @@ async function startRedis() {
       const stats = await client.info('commandstats');
       return [...stats.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm)].reduce((sum, [, calls]) => sum + Number(calls), 0);
     },
+    keys: () => client.keys('*'),
     stop: () => {
       client.disconnect();
       server.kill();
@@ -220,6 +221,9 @@ describe('rate limits', () => {
         // would have accepted twice the due there, beyond the bound below.
         expect(Math.max(...offered.offered)).toBeGreaterThan(2 * 20 * 1.1);
         expectWithinTenPercent(offered, 20, countedInProcess);
+        // Under a prefix of their own, so that an operator can tell them from other data in a shared Redis.
+        await get(instances[0], key);
+        expect(await redis.keys()).toContainEqual(expect.stringMatching(/^petstore:rl:default:env:[0-9a-f]{16}$/));
       } finally {
         for (const sut of instances) await sut.close();
         redis.stop();

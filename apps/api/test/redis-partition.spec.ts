@@ -74,8 +74,9 @@ describe('Rate limits when Redis goes silent', () => {
     // Generous against a busy machine, and far from a request held until Redis answers (the whole 5 s cut).
     expect(cutP50 - calmP50).toBeLessThan(100);
     expect(cutMax).toBeLessThan(4_000);
-    // Said once for the cut (a calm window on a busy machine may have had its own), never per request.
+    // Said once for the cut (a calm window on a busy machine may have had its own), never per request, with why.
     expect(logsAbout(/^Redis unavailable/, cutAt)).toHaveLength(1);
+    expect(logsAbout(/^Redis unavailable \(3 calls in a row failed, the last: no answer from Redis within \d+ ms\)/, cutAt)).toHaveLength(1);
 
     // Back to shared limits once a probe finds Redis answering: reconnected, not waiting on the silent connection.
     for (let waited = 0; (await storeGauge()).redis !== 1; waited += 100) {

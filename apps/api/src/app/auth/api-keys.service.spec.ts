@@ -4,7 +4,7 @@ import type { DatabaseConnection } from '../database/database-connection';
 import { hashApiKey } from './api-key';
 import type { ApiKeyEntity } from './api-key.entity';
 import type { ApiKeyStore } from './api-key.store';
-import { ApiKeysService, KEY_CACHE_MS } from './api-keys.service';
+import { ApiKeysService, KEY_CACHE_ENTRIES, KEY_CACHE_MS } from './api-keys.service';
 
 describe(ApiKeysService.name, () => {
   const configured = ['pk_first_key_0123456789', 'pk_second_key_0123456789'];
@@ -77,11 +77,46 @@ describe(ApiKeysService.name, () => {
     expect(await sut.authenticate(storedKey, 3 * KEY_CACHE_MS)).toBeUndefined();
   });
 
+  it('says why a stored key is refused', async () => {
+    expect(await sut.check('pk_never_issued_0123456789', 0)).toEqual({ refused: 'unknown' });
+    record.revokedAt = 5;
+    expect(await sut.check(storedKey, 10)).toEqual({ refused: 'revoked' });
+    record.revokedAt = null;
+    record.expiresAt = 5 * KEY_CACHE_MS;
+    expect(await sut.check(storedKey, 5 * KEY_CACHE_MS)).toEqual({ refused: 'expired' });
+  });
+
+  it('looks a stored key up once per cache time, not once per request', async () => {
+    await sut.authenticate(storedKey, 1_000);
+    await sut.authenticate(storedKey, 1_000 + KEY_CACHE_MS - 1);
+    expect(store.findByHash).toHaveBeenCalledTimes(1);
+    await sut.authenticate(storedKey, 1_000 + KEY_CACHE_MS);
+    expect(store.findByHash).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps at most KEY_CACHE_ENTRIES lookups, dropping the least recently looked up', async () => {
+    // A full cache: the stored key's lookup first, then guesses.
+    const guesses = Array.from({ length: KEY_CACHE_ENTRIES - 1 }, (_, i) => `pk_guess_${i}`);
+    await sut.check(storedKey, 0);
+    for (const guess of guesses) await sut.check(guess, 0);
+    // The stored key's lookup has expired and is made again: now the most recent, so the first guess is the oldest.
+    await sut.check(storedKey, KEY_CACHE_MS);
+    await sut.check('pk_one_more_guess', KEY_CACHE_MS);
+    store.findByHash.mockClear();
+    await sut.check(storedKey, KEY_CACHE_MS);
+    await sut.check(guesses[1], 1);
+    expect(store.findByHash).not.toHaveBeenCalled();
+    await sut.check(guesses[0], 1);
+    expect(store.findByHash).toHaveBeenCalledTimes(1);
+  });
+
   it('writes last use at most once a minute', async () => {
     await sut.authenticate(storedKey, 0);
     await sut.authenticate(storedKey, 30_000);
-    await sut.authenticate(storedKey, 61_000);
-    expect(store.touch.mock.calls).toEqual([[7, 0], [7, 61_000]]);
+    await sut.authenticate(storedKey, 59_999);
+    await sut.authenticate(storedKey, 60_000);
+    await sut.authenticate(storedKey, 119_999);
+    expect(store.touch.mock.calls).toEqual([[7, 0], [7, 60_000]]);
   });
 
   it('keeps no key in memory, only digests', () => {

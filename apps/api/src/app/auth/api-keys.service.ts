@@ -9,7 +9,8 @@ import { hashApiKey } from './api-key';
 
 /** How long a lookup of a stored key is trusted: a revoked or expired key is refused within this, on every instance. */
 export const KEY_CACHE_MS = 2_000;
-const KEY_CACHE_ENTRIES = 10_000;
+/** Lookups kept; the oldest go first, so that guessed keys cannot grow the cache without bound. */
+export const KEY_CACHE_ENTRIES = 10_000;
 /** last_used_at is written at most this often per key, so that authentication is not a write per request. */
 const TOUCH_EVERY_MS = 60_000;
 

@@ -10,7 +10,7 @@ describe(bearerToken.name, () => {
     ['Bearer token  ', 'token'],
   ])('reads %j', (value, token) => expect(bearerToken(headers(value))).toBe(token));
 
-  it.each(['', 'Bearer', 'Bearer ', 'Basic dXNlcg==', 'token', 'Bearer a b', 'Bearer tok\u00e9n', 'Bearertoken'])(
+  it.each(['', 'Bearer', 'Bearer ', 'Basic dXNlcg==', 'token', 'Bearer a b', 'Bearer tok\u00e9n', 'Bearertoken', 'XBearer token'])(
     'refuses %j',
     (value) => expect(bearerToken(headers(value))).toBeUndefined(),
   );

@@ -54,7 +54,13 @@ describe(RedisCircuit.name, () => {
     answer('PONG');
     await jest.advanceTimersByTimeAsync(0);
     expect(sut.shared).toBe(true);
-    expect(changes.map(([shared]) => shared)).toEqual([false, true]);
+    expect(changes).toEqual([
+      [false, '3 calls in a row failed, the last: Command timed out'],
+      [true, 'a probe answered'],
+    ]);
+    // Closed: no more probes.
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(probe).toHaveBeenCalledTimes(2);
   });
 
   it('opens again after it closed, when Redis goes silent again', async () => {
@@ -70,5 +76,24 @@ describe(RedisCircuit.name, () => {
     sut.stop();
     await jest.advanceTimersByTimeAsync(5_000);
     expect(probe).not.toHaveBeenCalled();
+  });
+
+  it('never starts probing once stopped, though calls go on missing', async () => {
+    sut.stop();
+    for (let i = 0; i < 3; i += 1) sut.missed(new Error('Command timed out'));
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(probe).not.toHaveBeenCalled();
+  });
+
+  it('stays open when stopped while a probe was under way, whatever the probe says', async () => {
+    let answer!: (value: unknown) => void;
+    probe.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    for (let i = 0; i < 3; i += 1) sut.missed(new Error('Command timed out'));
+    await jest.advanceTimersByTimeAsync(500);
+    sut.stop();
+    answer('PONG');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(sut.shared).toBe(false);
+    expect(changes).toHaveLength(1);
   });
 });
