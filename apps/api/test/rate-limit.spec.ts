@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '@petstore/testing';
+import { freePort, startRedis } from '@petstore/testing';
 import Redis from 'ioredis';
 import { until } from './support/until';
 import { Metrics } from '../src/app/metrics/metrics';
@@ -45,22 +44,21 @@ async function offer(instances: TestApp[], key: string, limit: number, seconds: 
  * A Redis of the test's own, so that what it counted is this test's alone: `counted()` is how many counting calls it
  * ran (the limiter counts with a Lua script, EVALSHA, or EVAL the first time).
  */
-async function startRedis() {
-  const port = await freePort();
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 100 });
+async function startCountingRedis() {
+  const redis = await startRedis(await freePort());
+  const client = new Redis(redis.url, { lazyConnect: true, retryStrategy: () => 100 });
   client.on('error', () => undefined);
-  await until(() => client.ping().then(() => true, () => false), Boolean, `redis-server on port ${port}`);
+  await until(() => client.ping().then(() => true, () => false), Boolean, `redis-server at ${redis.url}`);
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: redis.url,
     counted: async () => {
       const stats = await client.info('commandstats');
       return [...stats.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm)].reduce((sum, [, calls]) => sum + Number(calls), 0);
     },
     keys: () => client.keys('*'),
-    stop: () => {
+    stop: async () => {
       client.disconnect();
-      server.kill();
+      await redis.stop();
     },
   };
 }
@@ -206,9 +204,9 @@ describe('rate limits', () => {
     it('holds one limit across two instances, counted in Redis', async () => {
       const key = `pk_redis_${Date.now()}_${Math.random().toString(36).slice(2)}`;
       const database = await createTestDatabase();
-      const redis = await startRedis();
+      const redis = await startCountingRedis();
       // A budget no busy machine exhausts: this test is about sharing, not about falling back (redis-partition.spec.ts).
-      const env = { RATE_LIMIT_RPS: '20', REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000', API_KEYS: key };
+      const env = { RATE_LIMIT_RPS: '20', RATE_LIMIT_AUTH_FAILURES: '30', REDIS_URL: redis.url, RATE_LIMIT_REDIS_TIMEOUT_MS: '2000', API_KEYS: key };
       const instances = [await startApp({ database, env }), await startApp({ database, env })];
       try {
         const before = await redis.counted();
@@ -221,12 +219,13 @@ describe('rate limits', () => {
         // would have accepted twice the due there, beyond the bound below.
         expect(Math.max(...offered.offered)).toBeGreaterThan(2 * 20 * 1.1);
         expectWithinTenPercent(offered, 20, countedInProcess);
-        // Under a prefix of their own, so that an operator can tell them from other data in a shared Redis.
-        await get(instances[0], key);
-        expect(await redis.keys()).toContainEqual(expect.stringMatching(/^petstore:rl:default:env:[0-9a-f]{16}$/));
+        // Under a prefix of their own, so that an operator can tell them from other data in a shared Redis: a failed
+        // authentication's counter, kept for its minute (a key's lasts its one-second window, too short to look at).
+        expect((await get(instances[0], 'pk_not_a_key_0123456789')).status).toBe(401);
+        expect(await redis.keys()).toContainEqual(expect.stringMatching(/^petstore:rl:auth-failures:/));
       } finally {
         for (const sut of instances) await sut.close();
-        redis.stop();
+        await redis.stop();
         await database.drop();
       }
     });

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PetstoreClient } from '@petstore/client';
-import { freePort } from '@petstore/testing';
+import { freePort, startRedis } from '@petstore/testing';
 import { checkStored, INSTANCES, withCluster } from './support/cluster';
 import { haproxyInstalled } from './support/haproxy';
 import { startClientLoad } from './support/load';
-import { createPostgres, postgresBinaries, startRedis } from './support/private-servers';
+import { createPostgres, postgresBinaries } from './support/private-servers';
 import { TEST_KEY } from './support/test-key';
 
 /** Statuses of a few plain requests through HAProxy, with each answer's Retry-After. */

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PetstoreClient } from '@petstore/client';
-import { blackHole, freePort, iptablesUsable } from '@petstore/testing';
+import { blackHole, freePort, iptablesUsable, startRedis } from '@petstore/testing';
 import { checkStored, withCluster } from './support/cluster';
 import { haproxyInstalled } from './support/haproxy';
 import { startClientLoad } from './support/load';
-import { createPostgres, postgresBinaries, startRedis } from './support/private-servers';
+import { createPostgres, postgresBinaries } from './support/private-servers';
 import { TEST_KEY } from './support/test-key';
 
 /** Cuts of PostgreSQL, each this long, this far apart: the answers lost in them are what the harness counts. */

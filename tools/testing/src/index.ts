@@ -16,6 +16,7 @@ export {
 export { CLUSTER_DATABASE, type Member, type PatroniCluster, patroniRuns, startPatroniCluster, storedPets } from './patroni';
 export { PGBOUNCER_INI, pgbouncerInstalled, type RunningPgBouncer, startPgBouncer } from './pgbouncer';
 export { portOpen, waitForPort } from './port-open';
+export { startRedis } from './redis-server';
 export { localPortsTo } from './tcp-connections';
 export { blackHole, iptablesUsable } from './black-hole';
 export { type SilenceMode, TcpRelay } from './tcp-relay';

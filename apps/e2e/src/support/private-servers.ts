@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -10,19 +10,6 @@ const isRoot = () => process.getuid?.() === 0;
 
 async function waitFor(port: number, what: string, closed = false): Promise<void> {
   if (!(await waitForPort(port, { closed }))) throw new Error(`${what} on port ${port} did not ${closed ? 'stop' : 'start'}`);
-}
-
-/** Redis on `port`, keeping nothing on disk, as the shared one is run. */
-export async function startRedis(port: number): Promise<{ stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(port, 'Redis');
-  return {
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /** Debian's PostgreSQL server binaries (initdb, pg_ctl), newest version first; undefined when not installed. */
