@@ -15,8 +15,6 @@ import { AUTH, startApp } from './support/test-app';
 import { createTestDatabase, directUrl, TEST_DATABASE, type TestDatabase } from './support/test-database';
 import { until } from './support/until';
 
-/** The test's PostgreSQL database on the server itself, not through PgBouncer. */
-
 // A database made by version 1.0, with pets in it: 1.1 migrates it on start (on PostgreSQL, its indexes built
 // CONCURRENTLY outside a transaction), and every pet it held is found by name and by category.
 describe('the name search migrations on a database made by 1.0', () => {
