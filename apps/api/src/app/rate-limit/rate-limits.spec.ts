@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ApiException } from '../errors/api-exception';
 import { RateLimits } from './rate-limits';
 
@@ -10,6 +11,10 @@ describe(RateLimits.name, () => {
     );
 
   describe('in this process (no REDIS_URL)', () => {
+    // The per-key window is 1 s of the limiter's clock (Date.now): held still, so that a slow machine cannot start a new one.
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
     it('spends a key’s budget and then answers 429 with when to retry', async () => {
       const sut = new RateLimits(2, 10, undefined, 250);
       expect(sut.perKeyEnabled).toBe(true);
@@ -62,6 +67,35 @@ describe(RateLimits.name, () => {
       const sut = new RateLimits(5, 5, redis as unknown as Redis, 250);
       expect(sut.sharedStoreConfigured).toBe(true);
       expect(redis.on).toHaveBeenCalledWith('error', expect.any(Function));
+      sut.onApplicationShutdown();
+    });
+
+    // The shared counter answers as the test says: a miss (an Error), a 429 (a RateLimiterRes), or counts.
+    const sharedAnswers = (...answers: Array<'miss' | '429' | 'counted'>) => {
+      const next = [...answers];
+      return jest.spyOn(RateLimiterRedis.prototype, 'consume').mockImplementation(async () => {
+        const answer = next.shift();
+        if (answer === 'miss') throw new Error('Connection is closed.');
+        if (answer === '429') throw new RateLimiterRes(0, 1_000, 6, false);
+        return new RateLimiterRes(4, 1_000, 1, true);
+      });
+    };
+    afterEach(() => jest.restoreAllMocks());
+
+    it.each([
+      ['a count', 'counted'],
+      ['a 429', '429'],
+    ] as const)('keeps asking Redis when %s comes between misses: only misses in a row stop it', async (_, answer) => {
+      const consume = sharedAnswers('miss', 'miss', answer, 'miss', 'miss', 'miss');
+      const sut = new RateLimits(5, 5, fakeRedis() as unknown as Redis, 250);
+      for (let i = 0; i < 5; i++) await sut.consume('key:1').catch(() => undefined);
+      expect(consume).toHaveBeenCalledTimes(5);
+      expect(sut.store).toBe('redis');
+      // The misses were counted here instead.
+      expect(sut.countedInProcess).toBe(4);
+      // A third miss in a row stops it.
+      await sut.consume('key:1');
+      expect(sut.store).toBe('in_process');
       sut.onApplicationShutdown();
     });
 
