@@ -1,6 +1,6 @@
 import { PetStatus } from '@petstore/contract';
 import { decide } from './claim-decision';
-import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from './idempotency-key';
+import type { IdempotencyClaim } from './idempotency-key';
 import { type StoredClaim, toStoredClaim } from './idempotency-row';
 
 const pet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
@@ -23,7 +23,9 @@ describe(decide.name, () => {
   });
 
   it('creates anew for a key stored 24 hours or more before', () => {
-    expect(decide([{ pet: pet('a'), claim: claim('k', now) }], [stored('k', now - IDEMPOTENCY_KEY_TTL_MS)])).toEqual(['create']);
+    const day = 86_400_000;
+    expect(decide([{ pet: pet('a'), claim: claim('k', now) }], [stored('k', now - day)])).toEqual(['create']);
+    expect(decide([{ pet: pet('a'), claim: claim('k', now) }], [stored('k', now - day + 1)])).toEqual([{ outcome: 'stored', fingerprint: 'fp-k', petId: 7 }]);
   });
 
   it('answers a later create of the batch with a key an earlier one claims as in use', () => {

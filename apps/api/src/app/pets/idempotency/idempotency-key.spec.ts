@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fingerprintOf, isValidIdempotencyKey } from './idempotency-key';
 
 describe('idempotency keys', () => {
@@ -20,6 +21,11 @@ describe('idempotency keys', () => {
     expect(fingerprintOf({ name: 'Rex', categoryId: 1, nested: { b: 1, a: [1, { d: 2, c: 3 }] } })).toBe(
       fingerprintOf({ nested: { a: [1, { c: 3, d: 2 }], b: 1 }, categoryId: 1, name: 'Rex' }),
     );
+  });
+
+  it('fingerprints the SHA-256 of the body written with sorted keys, commas between items and no spaces', () => {
+    const canonical = '{"a":"x","b":[1,{"c":3,"d":2}],"e":null}';
+    expect(fingerprintOf({ e: null, b: [1, { d: 2, c: 3 }], a: 'x' })).toBe(createHash('sha256').update(canonical).digest('hex'));
   });
 
   it('ignores properties that are undefined, as JSON does', () => {
