@@ -18,17 +18,19 @@ describe('webhook events', () => {
   });
 
   it.each([
-    ['pet.deleted', 'unknown event type "pet.deleted"'],
-    ['', 'an empty event type'],
-    ['pet.created,', 'an empty event type'],
-    ['pet.created,pet.created', 'event type "pet.created" is named twice'],
+    ['pet.deleted', 'unknown event type "pet.deleted"; the event types are pet.created.'],
+    ['', 'an empty event type in ""; name one or more of pet.created.'],
+    ['pet.created,', 'an empty event type in "pet.created,"; name one or more of pet.created.'],
+    ['pet.created,pet.created', 'event type "pet.created" is named twice.'],
   ])('refuses --events %j, naming why', (text, message) => {
-    expect(() => parseEventTypes(text)).toThrow(message);
+    expect(() => parseEventTypes(text)).toThrow(new Error(message));
   });
 
   it('reads a list of event types, and stores them space-separated, ignoring unknown ones when read back', () => {
     expect(parseEventTypes(' pet.created ')).toEqual(['pet.created']);
     expect(eventList.to(['pet.created'])).toBe('pet.created');
+    // Written for any number of types, though one exists so far.
+    expect(eventList.to(['pet.created', 'pet.created'])).toBe('pet.created pet.created');
     expect(eventList.from('pet.created pet.renamed')).toEqual(['pet.created']);
   });
 });

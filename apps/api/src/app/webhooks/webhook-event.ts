@@ -36,10 +36,12 @@ const isEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT
  * The events of `webhooks add --events`, comma-separated: an unknown, empty or repeated one is refused, naming it.
  */
 export function parseEventTypes(text: string): WebhookEventType[] {
+  // Stryker disable next-line StringLiteral: one event type so far, which no separator changes.
+  const known = WEBHOOK_EVENT_TYPES.join(', ');
   const events: WebhookEventType[] = [];
   for (const item of text.split(',').map((part) => part.trim())) {
-    if (item === '') throw new Error(`an empty event type in "${text}"; name one or more of ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
-    if (!isEventType(item)) throw new Error(`unknown event type "${item}"; the event types are ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+    if (item === '') throw new Error(`an empty event type in "${text}"; name one or more of ${known}.`);
+    if (!isEventType(item)) throw new Error(`unknown event type "${item}"; the event types are ${known}.`);
     if (events.includes(item)) throw new Error(`event type "${item}" is named twice.`);
     events.push(item);
   }
