@@ -20,8 +20,9 @@ export interface PortWait {
 /**
  * Resolves once 127.0.0.1:`port` accepts connections (or, with `closed`, once it refuses them), checking every 50 ms
  * for at most `timeoutMs`; false if it did not, or if `givenUp()` says to stop waiting (e.g. the process exited).
+ * The default minute is a deadline for a machine loaded many times over, not a verdict on speed.
  */
-export async function waitForPort(port: number, { closed = false, timeoutMs = 10_000, givenUp = () => false }: PortWait = {}): Promise<boolean> {
+export async function waitForPort(port: number, { closed = false, timeoutMs = 60_000, givenUp = () => false }: PortWait = {}): Promise<boolean> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && !givenUp(); ) {
     if ((await portOpen(port)) !== closed) return true;
     await sleep(50);

@@ -63,6 +63,8 @@ export async function startHaproxy(port: number, servers: string[]): Promise<Run
     throw new Error(`HAProxy never took api${server} ${up ? 'into' : 'out of'} the pool:\n${state}`);
   };
   if (!(await waitForPort(port, { givenUp: () => child.exitCode !== null }))) throw new Error(`HAProxy did not start on port ${port}:\n${log}`);
+  // An open port does not mean the runtime API is there: HAProxy binds the socket under a temporary name and renames it.
+  if (!(await runtimeApiAnswers(socket, () => child.exitCode !== null))) throw new Error(`HAProxy's runtime API never answered on ${socket}:\n${log}`);
   return {
     origin: `http://127.0.0.1:${port}`,
     log: () => log,
@@ -78,6 +80,17 @@ export async function startHaproxy(port: number, servers: string[]): Promise<Run
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether the runtime API answers `show info` within 60 s (false at once when `givenUp` says HAProxy has exited). */
+async function runtimeApiAnswers(socket: string, givenUp: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && !givenUp()) {
+    const answer = await runtimeCommand(socket, 'show info').catch(() => '');
+    if (/^Name: HAProxy$/m.test(answer)) return true;
+    await sleep(100);
+  }
+  return false;
 }
 
 /** One command on HAProxy's runtime API socket, and its answer. */
