@@ -200,6 +200,7 @@ describe(WebhookDispatcher.name, () => {
 
   describe('at shutdown', () => {
     it('releases nothing when every claimed message was recorded, and polls no more', async () => {
+      jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
       sut.onApplicationBootstrap();
       enqueue(2);
       await sut.poll();
@@ -208,8 +209,9 @@ describe(WebhookDispatcher.name, () => {
       expect(outbox.release).not.toHaveBeenCalled();
       const sampled = pressure.sample.mock.calls.length;
       await sut.poll();
-      // Two poll intervals: a poll still scheduled would have sampled the API's pressure by then.
-      await new Promise((resolve) => setTimeout(resolve, 450));
+      // A minute of the dispatcher's clock: a poll still scheduled would have sampled the API's pressure by then.
+      await jest.advanceTimersByTimeAsync(60_000);
+      jest.useRealTimers();
       expect(outbox.endpoints).toHaveBeenCalledTimes(1);
       expect(pressure.sample).toHaveBeenCalledTimes(sampled);
     });
