@@ -20,11 +20,16 @@ describe(isDatabaseUnavailable.name, () => {
     ['a read-only transaction (a demoted primary)', { name: 'QueryFailedError', message: 'cannot execute INSERT in a read-only transaction', code: '25006', driverError: { code: '25006' } }],
     ['PostgreSQL refusing connections while starting', { name: 'QueryFailedError', message: 'x', driverError: { code: '57P03' } }],
     ['a query runner released by a failed transaction', Object.assign(new Error('x'), { name: 'QueryRunnerProviderAlreadyReleasedError' })],
+    ['a data source never set', Object.assign(new Error('x'), { name: 'ConnectionIsNotSetError' })],
+    ['a query runner already released', Object.assign(new Error('x'), { name: 'QueryRunnerAlreadyReleasedError' })],
+    ['a dropped connection, in the driver error only', { name: 'QueryFailedError', message: 'x', driverError: { message: 'Connection terminated unexpectedly' } }],
   ])('treats %s as unavailable', (_label, error) => expect(isDatabaseUnavailable(error)).toBe(true));
 
   it.each([
     ['a constraint violation', { name: 'QueryFailedError', message: 'x', driverError: { code: '23505' } }],
     ['a syntax error', { name: 'QueryFailedError', message: 'x', driverError: { code: '42601' } }],
+    // SQLSTATE classes are the first two characters: 22008 (a date out of range) is a failure of ours, not class 08.
+    ['a date out of range', { name: 'QueryFailedError', message: 'x', driverError: { code: '22008' } }],
     ['SQLite corruption', withCode('SQLITE_CORRUPT')],
     ['a plain bug', new TypeError('x is not a function')],
     ['a string', 'boom'],

@@ -58,6 +58,11 @@ describe(DatabaseWatch.name, () => {
     await jest.advanceTimersByTimeAsync(500);
     await settleBeat(2);
     expect(sut.reachable).toBe(true);
+    expect(jest.mocked(Logger.prototype.log).mock.calls).toEqual([['Database reachable again; serving']]);
+    expect(jest.mocked(Logger.prototype.log).mock.contexts.map((logger) => (logger as unknown as { context: string }).context)).toEqual(['Database']);
+
+    await jest.advanceTimersByTimeAsync(500);
+    await settleBeat(3);
     expect(Logger.prototype.log).toHaveBeenCalledTimes(1);
   });
 
@@ -69,7 +74,9 @@ describe(DatabaseWatch.name, () => {
     await settleBeat(1, undefined, { writable: false });
     expect(evictions).toBe(1);
     expect(Logger.prototype.warn).toHaveBeenCalledTimes(1);
-    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.stringContaining('read-only'));
+    expect(Logger.prototype.warn).toHaveBeenCalledWith(
+      'Database read-only (a heartbeat found it read-only: a standby, or a primary being demoted); creates answer 503 until it takes writes, reads go on',
+    );
 
     await jest.advanceTimersByTimeAsync(500);
     await settleBeat(2, undefined, { writable: true });
@@ -85,6 +92,23 @@ describe(DatabaseWatch.name, () => {
     await jest.advanceTimersByTimeAsync(500);
     await settleBeat(0);
     expect(sut.writable).toBe(true);
+  });
+
+  it('ignores the answer of a beat that was under way when it stopped, and what is refused afterwards', async () => {
+    await jest.advanceTimersByTimeAsync(500);
+    sut.sawReadOnly('a write was refused');
+    sut.stop();
+    await settleBeat(0, undefined, { writable: true });
+    sut.sawReadOnly('a write was refused');
+    expect({ writable: sut.writable, evictions }).toEqual({ writable: false, evictions: 1 });
+    expect(Logger.prototype.log).not.toHaveBeenCalled();
+  });
+
+  it('ignores a beat that failed after it stopped', async () => {
+    await jest.advanceTimersByTimeAsync(500);
+    sut.stop();
+    await settleBeat(0, new Error('Connection terminated'));
+    expect({ reachable: sut.reachable, evictions }).toEqual({ reachable: true, evictions: 0 });
   });
 
   it('stops beating and closes the heartbeat when stopped', async () => {

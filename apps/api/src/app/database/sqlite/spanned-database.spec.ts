@@ -45,6 +45,30 @@ describe(spannedDatabase.name, () => {
     expect(spans).toEqual([{ sql: 'SELECT * FROM missing', error: expect.objectContaining({ message: expect.stringContaining('no such table') }) }]);
   });
 
+  it('spans a statement whose callback follows no parameters, or several given one by one, and hands it the rows', async () => {
+    const all = (sql: string, ...parameters: unknown[]) =>
+      new Promise((resolve, reject) => db.all(sql, ...parameters, (error: Error | null, rows: unknown[]) => (error ? reject(error) : resolve(rows))));
+    await expect(all('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+    await expect(all('SELECT ? AS a, ? AS b', 2, 3)).resolves.toEqual([{ a: 2, b: 3 }]);
+    expect(spans).toEqual([
+      { sql: 'SELECT 1 AS one', error: null },
+      { sql: 'SELECT ? AS a, ? AS b', error: null },
+    ]);
+  });
+
+  it('starts no span for a statement run without a callback', async () => {
+    // In turn, so that the table exists when counted.
+    const counted = new Promise((resolve, reject) =>
+      db.serialize(() => {
+        db.run('CREATE TABLE pets (id INTEGER PRIMARY KEY, name TEXT)');
+        db.all('SELECT 1 AS one');
+        db.all('SELECT count(*) AS n FROM pets', (error, rows) => (error ? reject(error) : resolve(rows)));
+      }),
+    );
+    await expect(counted).resolves.toEqual([{ n: 0 }]);
+    expect(spans).toEqual([{ sql: 'SELECT count(*) AS n FROM pets', error: null }]);
+  });
+
   it('runs a statement without a span when the tracer has none to give', async () => {
     const Database = spannedDatabase(sqlite3.Database, () => undefined);
     const quiet: sqlite3.Database = await new Promise((resolve, reject) => {
