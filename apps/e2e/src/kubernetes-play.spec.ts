@@ -16,12 +16,10 @@ import { withTestKey } from './support/with-test-key';
 const NAME = `petstore-kube-${process.pid}`;
 
 /**
- * A request after the test's podman calls, which are synchronous and hold the event loop for seconds: first a turn of
- * the loop, so that undici sees what arrived meanwhile, such as the close of a kept-alive connection idle past the
- * service's keepAliveTimeout (5 s) or to a replica since stopped, rather than sending on that connection and failing
- * with "other side closed". Shown with a plain server and a 6 s spawnSync between two fetches: 2 of 5 second fetches
- * failed so, none of 10 after the turn. One that still fails so is sent once more, as @petstore/client would, and
- * said on stderr.
+ * A request after the test's podman calls, which are synchronous and hold the event loop: first a turn of the loop,
+ * so that undici sees a kept-alive connection the service closed meanwhile (idle too long, or its replica stopped)
+ * rather than sending on it and failing with "other side closed". One that still fails so is sent once more, as
+ * @petstore/client would, and said on stderr.
  */
 async function sentAgain(request: () => Promise<Response>): Promise<Response> {
   await new Promise((resolve) => setImmediate(resolve));
