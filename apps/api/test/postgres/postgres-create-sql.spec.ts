@@ -1,8 +1,8 @@
-import { DataSource } from 'typeorm';
-import { PostgresDialect } from '../../src/app/database/postgres/postgres.dialect';
+import type { DataSource } from 'typeorm';
 import type { PendingCreate } from '../../src/app/pets/stores/create-group-commit';
 import { writePostgresCreates } from '../../src/app/pets/stores/postgres-create-sql';
 import { claimOf as claim, itKeepsTheBatchRules, newPet as pet } from '../support/create-transaction-contract';
+import { connectPostgres } from '../support/postgres-connection';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 // The batch writer of PostgresPetStore against a real server: what one transaction per batch stores and answers.
@@ -12,14 +12,7 @@ describe(writePostgresCreates.name, () => {
 
   /** A connection pool of its own, as another instance would have. */
   async function connect(): Promise<DataSource> {
-    const dialect = new PostgresDialect({ type: 'postgres', url: database.url, poolSize: 4, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000 });
-    const dataSource = new DataSource(await dialect.options());
-    // As DatabaseConnection does: through PgBouncer, the first attempt tells the dialect to drop the session settings.
-    await dataSource.initialize().catch(async (error: unknown) => {
-      if (!dialect.adaptTo(dataSource, error)) throw error;
-      await dataSource.initialize();
-    });
-    await dialect.migrate(dataSource);
+    const { dataSource } = await connectPostgres(database);
     connections.push(dataSource);
     return dataSource;
   }

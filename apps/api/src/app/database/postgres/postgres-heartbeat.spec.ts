@@ -102,6 +102,47 @@ describe(PostgresHeartbeat.name, () => {
     });
   });
 
+  it('destroys a connection that could not connect, and answers a server that says nothing as not writable', async () => {
+    const refused = Object.assign(fakeClient(writable(true)), { connect: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')) });
+    const empty = fakeClient(() => Promise.resolve({ rows: [] }));
+    const clients = [refused, empty];
+    const sut = new PostgresHeartbeat(() => clients.shift() as unknown as Client);
+    await expect(sut.beat(1_000)).rejects.toThrow('ECONNREFUSED');
+    expect(refused.destroyed).toBe(true);
+    await expect(sut.beat(1_000)).resolves.toEqual({ writable: false });
+  });
+
+  it('asks the fresh connection within what is left of the beat’s deadline', async () => {
+    const kept = fakeClient(() => (kept.queries === 1 ? writable(true)() : Promise.reject(new Error('Connection terminated unexpectedly'))));
+    const clients = [kept, fakeClient(never)];
+    const sut = new PostgresHeartbeat(() => clients.shift() as unknown as Client);
+    await sut.beat(1_000);
+    // The kept connection's failure came 600 ms into a beat of 1,000 ms.
+    jest.spyOn(performance, 'now').mockReturnValueOnce(10_000).mockReturnValueOnce(10_600);
+    await expect(sut.beat(1_000)).rejects.toThrow('no answer to a heartbeat within 400 ms');
+  });
+
+  it('keeps the connection a later beat made when an earlier, overlapping beat on the dropped one fails', async () => {
+    let failLate!: (error: Error) => void;
+    const answers = [writable(false), () => new Promise<never>((_, reject) => (failLate = reject))];
+    const first = fakeClient(() => answers[first.queries - 1]());
+    const second = fakeClient(writable(true));
+    const made: Array<ReturnType<typeof fakeClient>> = [];
+    const sut = new PostgresHeartbeat(() => {
+      const next = [first, second, fakeClient(writable(true))][made.length];
+      made.push(next);
+      return next as unknown as Client;
+    });
+    const [readOnly, late] = [sut.beat(1_000), sut.beat(1_000)];
+    await expect(readOnly).resolves.toEqual({ writable: false });
+    await expect(sut.beat(1_000)).resolves.toEqual({ writable: true });
+    // The late beat asks again on the connection held now, which stays held.
+    failLate(new Error('Connection terminated unexpectedly'));
+    await expect(late).resolves.toEqual({ writable: true });
+    await expect(sut.beat(1_000)).resolves.toEqual({ writable: true });
+    expect({ made, queriesOnTheSecond: second.queries }).toEqual({ made: [first, second], queriesOnTheSecond: 3 });
+  });
+
   it('destroys its connection when stopped, without waiting for the server', async () => {
     const client = fakeClient(writable(true));
     const sut = new PostgresHeartbeat(() => client as unknown as Client);

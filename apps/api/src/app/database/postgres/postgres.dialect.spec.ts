@@ -27,6 +27,16 @@ describe(PostgresDialect.name, () => {
     for (const destroy of destroyed) expect(destroy).toHaveBeenCalledTimes(1);
   });
 
+  it('forgets a pooled client once its connection ended', async () => {
+    const sut = dialect();
+    const { Client: PooledClient } = (await sut.options()).extra as { Client: new (config: object) => { connection: { stream: { destroy(): void } }; emit(event: string): void } };
+    const [ended, open] = [new PooledClient({}), new PooledClient({})];
+    const [destroyedEnded, destroyedOpen] = [jest.spyOn(ended.connection.stream, 'destroy'), jest.spyOn(open.connection.stream, 'destroy')];
+    ended.emit('end');
+    sut.evictConnections();
+    expect({ ended: destroyedEnded.mock.calls.length, open: destroyedOpen.mock.calls.length }).toEqual({ ended: 0, open: 1 });
+  });
+
   it('watches the database with a heartbeat once connected', async () => {
     const sut = dialect();
     expect(sut.heartbeat()).toBeUndefined();
@@ -38,13 +48,15 @@ describe(PostgresDialect.name, () => {
     const sut = dialect();
     const dataSource = await connectedWith(sut);
     const refused = Object.assign(new Error('unsupported startup parameter: statement_timeout'), { code: '08P01' });
-    expect(sut.adaptTo(dataSource, refused)).toMatch(/pooler such as PgBouncer.*DATABASE_STATEMENT_TIMEOUT_MS/);
+    expect(sut.adaptTo(dataSource, refused)).toMatch(
+      /^The server refused per-connection settings \(unsupported startup parameter: statement_timeout\): a pooler such as PgBouncer .*DATABASE_STATEMENT_TIMEOUT_MS \+ 1 s, and the pooler's query_timeout or the role's statement_timeout bounds them on the server\.$/,
+    );
     expect(dataSource.options.extra).toEqual({ query_timeout: 5_000, Client: expect.any(Function) });
     // Nothing left to drop: the next failure is a failure, retried as any other.
     expect(sut.adaptTo(dataSource, refused)).toBeUndefined();
   });
 
-  it.each([new Error('connect ECONNREFUSED 127.0.0.1:5432'), new Error('password authentication failed'), 'not an error'])(
+  it.each([new Error('connect ECONNREFUSED 127.0.0.1:5432'), new Error('password authentication failed'), 'not an error', undefined, null])(
     'changes nothing for any other failure: %s',
     async (failure) => {
       const sut = dialect();

@@ -101,7 +101,7 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
    */
   override adaptTo(dataSource: DataSource, failure: unknown): string | undefined {
     const extra = dataSource.options.extra as Record<string, unknown>;
-    if (!/unsupported startup parameter/i.test((failure as Error)?.message ?? '') || !('statement_timeout' in extra)) return undefined;
+    if (!/unsupported startup parameter/i.test((failure as Error)?.message) || !('statement_timeout' in extra)) return undefined;
     for (const setting of Object.keys(SESSION_SETTINGS(0))) delete extra[setting];
     return (
       `The server refused per-connection settings (${(failure as Error).message}): a pooler such as PgBouncer is in between. ` +
@@ -201,7 +201,8 @@ export class PostgresDialect extends DatabaseDialect<'postgres'> {
       await runner.commitTransaction();
       return result;
     } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      // Nothing to roll back when the transaction never began, or its connection is gone.
+      await runner.rollbackTransaction().catch(() => undefined);
       throw error;
     } finally {
       await runner.release();

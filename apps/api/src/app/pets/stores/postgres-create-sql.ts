@@ -58,7 +58,7 @@ const postgresCreateSql = (dataSource: DataSource): CreateSql => ({
   insertPets,
   async keysHeldElsewhere(statement, claims) {
     const locks = (await statement(SQL.lockClaims, [claims.map(claimId)])) as Array<{ locked: boolean }>;
-    return new Set(claims.flatMap((claim, index) => (locks[index].locked ? [] : [claimId(claim)])));
+    return new Set(claims.filter((_, index) => !locks[index].locked).map(claimId));
   },
   async selectClaims(statement, claims) {
     return (await statement(SQL.selectClaims, [claims.map(({ holder }) => holder), claims.map(({ key }) => key)])) as ClaimRow[];

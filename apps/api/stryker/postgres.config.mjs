@@ -1,0 +1,17 @@
+import { apiArea } from './area.mjs';
+
+// PostgreSQL's own code, judged against the server: the dialect (pool, session bounds, migrations under the lock,
+// durability), the heartbeat, the pets store's statements (batched creates, pages, reads by id) and the webhook
+// outbox's. What DatabaseConnection makes of the server's answers is the `database` area's.
+export default apiArea('postgres', {
+  database: 'postgres',
+  mutate: ['src/app/database/postgres/*.ts', 'src/app/pets/stores/postgres-*.ts', 'src/app/webhooks/outbox/postgres-webhook-outbox.ts'],
+  specs: [
+    'src/app/database/postgres/*.spec.ts',
+    'src/app/pets/stores/postgres-*.spec.ts',
+    'test/postgres/postgres-create-sql.spec.ts',
+    'test/postgres/postgres-migrate.spec.ts',
+    'test/postgres/postgres-pet-store.spec.ts',
+    'test/postgres/postgres-webhook-outbox.spec.ts',
+  ],
+});
