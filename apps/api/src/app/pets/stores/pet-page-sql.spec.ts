@@ -1,9 +1,14 @@
 import fc from 'fast-check';
 import { PetStatus } from '@petstore/contract';
 import type { PetPageQuery } from '../pet.store';
-import { type PageStatement, statementFor, statementKey } from './pet-page-sql';
-import { postgresPageStatement } from './postgres-pet.store';
-import { sqlitePageStatement } from './sqlite-pet.store';
+import { type NameIndex, type PageDialect, type PageStatement, pageStatementOf, statementFor, statementKey } from './pet-page-sql';
+import { POSTGRES_PAGES } from './postgres-pet.store';
+import { SQLITE_PAGES } from './sqlite-pet.store';
+
+// Each statement from a maker of its own: a maker writes the text of each shape of page once, and a test that asked one
+// the stores share would judge a text made by whichever test asked for that shape first.
+const sqlitePageStatement = (query: PetPageQuery) => pageStatementOf(SQLITE_PAGES)(query);
+const postgresPageStatement = (query: PetPageQuery) => pageStatementOf(POSTGRES_PAGES)(query);
 
 const DIALECTS: Array<[string, (query: PetPageQuery) => PageStatement]> = [
   ['SQLite', sqlitePageStatement],
@@ -122,19 +127,55 @@ describe('the name index a search reads', () => {
   });
 
   it('on PostgreSQL, walks the first 5,000 pets after the cursor, then asks pet_name_pieces for the rest of the page', () => {
-    const { sql, values } = postgresPageStatement({ ...page('_é'), status: PetStatus.Sold });
+    const { sql, values } = postgresPageStatement({ ...page('_é'), status: PetStatus.Sold, categoryId: 4 });
     expect(sql).toBe(
-      `WITH near AS (SELECT ${SELECT_LIST} FROM (SELECT * FROM pets WHERE id > $1 ORDER BY id LIMIT 5000) p WHERE strpos(p.name_key, $2) > 0 AND p.status = $3 ORDER BY p.id LIMIT $4), ` +
-        `far AS MATERIALIZED (SELECT ${SELECT_LIST} FROM pets p WHERE pet_name_pieces(p.name_key) @> ARRAY[$5::text] ` +
-        'AND p.id > coalesce((SELECT id FROM pets WHERE id > $6 ORDER BY id OFFSET 4999 LIMIT 1), 9223372036854775807) AND p.status = $7) ' +
-        'SELECT * FROM near UNION ALL (SELECT * FROM far ORDER BY id LIMIT $8 - (SELECT count(*) FROM near)) ORDER BY id',
+      `WITH near AS (SELECT ${SELECT_LIST} FROM (SELECT * FROM pets WHERE id > $1 ORDER BY id LIMIT 5000) p WHERE strpos(p.name_key, $2) > 0 AND p.status = $3 AND p.category_id = $4 ORDER BY p.id LIMIT $5), ` +
+        `far AS MATERIALIZED (SELECT ${SELECT_LIST} FROM pets p WHERE pet_name_pieces(p.name_key) @> ARRAY[$6::text] ` +
+        'AND p.id > coalesce((SELECT id FROM pets WHERE id > $7 ORDER BY id OFFSET 4999 LIMIT 1), 9223372036854775807) AND p.status = $8 AND p.category_id = $9) ' +
+        'SELECT * FROM near UNION ALL (SELECT * FROM far ORDER BY id LIMIT $10 - (SELECT count(*) FROM near)) ORDER BY id',
     );
-    expect(values).toEqual([0, '_é', 'sold', 21, '_é', 0, 'sold', 21]);
+    expect(values).toEqual([0, '_é', 'sold', 4, 21, '_é', 0, 'sold', 4, 21]);
   });
 
   it('on PostgreSQL, asks the trigram index with the LIKE alone for three characters or more', () => {
     const { sql, values } = postgresPageStatement(page('lun'));
     expect(sql).toContain('WHERE p.name_key LIKE $1 AND p.id > $2 ORDER BY p.id LIMIT $3');
     expect(values).toEqual(['%lun%', 0, 21]);
+  });
+});
+
+describe('the text of each shape of page, made once by a maker', () => {
+  // Every way in reads one FROM clause (as PostgreSQL's trigram search and a list without a name do), so that only the
+  // shape's letters tell the texts apart.
+  const index = (condition: string, walkFirst?: number): NameIndex => ({ from: 'pets p', condition, idColumn: 'p.id', values: (key) => [key], walkFirst });
+  const dialect: PageDialect = {
+    selectList: 'p.*',
+    wrap: (select) => select,
+    trigramName: index('trigram(p.name_key, ?)'),
+    shortName: index('short(p.name_key, ?)'),
+    scannedName: 'scanned(p.name_key, ?)',
+    numbered: false,
+    smallCategory: { from: 'pets p', most: 10 },
+  };
+  const queries: PetPageQuery[] = [undefined, 'ab', 'abc'].flatMap((nameKey) =>
+    [undefined, PetStatus.Sold].flatMap((status) => [undefined, 3].map((categoryId) => ({ nameKey, status, categoryId, afterId: 0, take: 21 }))),
+  );
+
+  it.each([
+    ['as they come', dialect],
+    ['with the short search walking first', { ...dialect, shortName: index('short(p.name_key, ?)', 100) }],
+  ])('answers each query with its own text, whatever was asked before it (%s)', (_, pages) => {
+    for (const order of [queries, [...queries].reverse()]) {
+      const shared = pageStatementOf(pages);
+      for (const query of order) {
+        const alone = pageStatementOf(pages)(query);
+        const page = shared(query);
+        expect(page.sql).toBe(alone.sql);
+        expect(page.fewInCategory?.statement.sql).toBe(alone.fewInCategory?.statement.sql);
+      }
+    }
+    // Twelve ways of asking, twelve texts: none of the filters is left out of the statement.
+    const texts = new Set(queries.map((query) => pageStatementOf(pages)(query).sql));
+    expect(texts.size).toBe(queries.length);
   });
 });

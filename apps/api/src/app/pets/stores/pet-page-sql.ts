@@ -78,6 +78,7 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
   /** The text of a page's statement of this `shape`, made once. */
   const textOf = (shape: string, make: () => string) => {
     let sql = made.get(shape);
+    // Stryker disable next-line ConditionalExpression: made again, the text is the same
     if (!sql) made.set(shape, (sql = numbered(dialect.wrap(make()))));
     return sql;
   };
@@ -87,9 +88,13 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
     const others: Array<[condition: string, value: unknown]> = [];
     if (status !== undefined) others.push(['p.status = ?', status]);
     if (categoryId !== undefined) others.push(['p.category_id = ?', categoryId]);
-    const name = nameKey === undefined ? '-' : index === dialect.trigramName ? 't' : index === dialect.shortName ? 'o' : 's';
-    const shape = `${from}|${name}${status === undefined ? '-' : 's'}${categoryId === undefined ? '-' : 'c'}`;
-    if (index?.walkFirst !== undefined && nameKey !== undefined) return walkFirst(query as PetPageQuery & { nameKey: string }, index, index.walkFirst, others, shape);
+    // What the text depends on: where the page reads, how it matches a name, and which other filters it has.
+    // Stryker disable next-line StringLiteral: any text that is not a condition marks a page without a name
+    const nameCondition = nameKey === undefined ? '-' : (index?.condition ?? dialect.scannedName);
+    // Stryker disable next-line StringLiteral,EqualityOperator: any two marks that differ, either way round, do as well
+    const shape = `${from}|${nameCondition}|${status === undefined ? '-' : 's'}${categoryId === undefined ? '-' : 'c'}`;
+    // An index is read only for a name.
+    if (index?.walkFirst !== undefined) return walkFirst(query as PetPageQuery & { nameKey: string }, index, index.walkFirst, others, shape);
 
     const filters: Array<[condition: string, values: unknown[]]> = [];
     if (nameKey !== undefined) filters.push(index ? [index.condition, index.values(nameKey)] : [dialect.scannedName, [nameKey]]);

@@ -8,7 +8,7 @@ import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
 import { DatabasePetStore } from './database-pet.store';
-import { type PageStatement, pageStatementOf } from './pet-page-sql';
+import { type PageDialect, type PageStatement, pageStatementOf } from './pet-page-sql';
 import { NAME_KEY_COLUMN, petSelectList, type PetRow, toPet } from './pet-row';
 import { writePostgresCreates } from './postgres-create-sql';
 import { completeNameKeys } from '../../database/migrations/complete-name-keys';
@@ -25,7 +25,7 @@ const likeLiteral = (key: string) => key.replace(/[\\%_]/g, '\\$&');
  * read after a walk of the first 5,000 pets: the planner's estimate of a piece it has not sampled is a flat 0.5% of the
  * table, which made it walk id order through every row for a piece no name holds.
  */
-export const postgresPageStatement = pageStatementOf({
+export const POSTGRES_PAGES: PageDialect = {
   // Stryker disable next-line StringLiteral: every page statement reads the one table, whose columns need no alias
   selectList: petSelectList('p'),
   wrap: (select) => select,
@@ -39,7 +39,9 @@ export const postgresPageStatement = pageStatementOf({
   },
   scannedName: `strpos(p.${NAME_KEY_COLUMN}, ?) > 0`,
   numbered: true,
-});
+};
+
+export const postgresPageStatement = pageStatementOf(POSTGRES_PAGES);
 
 const SQL = {
   // One statement for any number of ids, from an array parameter.

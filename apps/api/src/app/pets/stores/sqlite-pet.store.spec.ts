@@ -38,6 +38,22 @@ describe(SqlitePetStore.name, () => {
     };
   });
 
+  it('reads on connections of its own, beside the writer: a write not yet committed is not seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-readers-'));
+    const { dataSource, store } = await openStore(join(dir, 'petstore.sqlite'));
+    try {
+      await dataSource.query('BEGIN');
+      await dataSource.query(`INSERT INTO pets (name, category_id, status, name_key) VALUES ('Rex', 1, 'available', 'rex')`);
+      expect(await store.findById(1)).toBeUndefined();
+      expect(await store.findPage({ afterId: 0, take: 5 })).toEqual([]);
+      await dataSource.query('COMMIT');
+      expect(await store.findById(1)).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    } finally {
+      await dataSource.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads on its one connection when the database is in memory, where no other connection could see it', async () => {
     const { dataSource, store } = await openStore(':memory:');
     try {

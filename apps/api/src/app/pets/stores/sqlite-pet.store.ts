@@ -10,7 +10,7 @@ import type { IdempotentInsert, PetPageQuery } from '../pet.store';
 import { CLAIM_COLUMN } from '../idempotency/idempotency-row';
 import type { PendingCreate } from './create-group-commit';
 import { DatabasePetStore } from './database-pet.store';
-import { type PageStatement, pageStatementOf, statementFor } from './pet-page-sql';
+import { type PageDialect, type PageStatement, pageStatementOf, statementFor } from './pet-page-sql';
 import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, valuesToPet } from './pet-row';
 import { writeSqliteCreates } from './sqlite-create-sql';
 
@@ -28,7 +28,7 @@ const AS_JSON = `json_group_array(json_array(${PET_COLUMN_NAMES.join(', ')}) ORD
  * fewer (both kept by triggers on `pets`, in the write's transaction). CROSS JOIN keeps that order of the loops, where
  * the planner would otherwise walk the status index and look up each pet's name.
  */
-export const sqlitePageStatement = pageStatementOf({
+export const SQLITE_PAGES: PageDialect = {
   selectList: 'p.*',
   wrap: (select) => `SELECT ${AS_JSON} FROM (${select})`,
   trigramName: {
@@ -49,7 +49,9 @@ export const sqlitePageStatement = pageStatementOf({
   // The FTS5 table reads every doclist of the name's trigrams when it opens, however few pets the category has; a
   // category of at most 5,000 pets is read whole at worst, whatever the table's size (docs/performance.md).
   smallCategory: { from: 'pets p INDEXED BY pets_category_id_id', most: 5_000 },
-});
+};
+
+export const sqlitePageStatement = pageStatementOf(SQLITE_PAGES);
 
 const SQL = {
   // One statement for any number of ids, read from a JSON array: one prepared statement serves every batch size.
