@@ -6,8 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { registerWebhookEndpoint, releasedVersions, serviceBuild, startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
-import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase } from '../postgres-database';
+import { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase, registerWebhookEndpoint, releasedVersions, serviceBuild, startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
 import { childCores, cpuSeconds, cpuSnapshot, mainThreadSeconds, otherCores } from './cpu';
 import { checkWrk, LARGE_WORKLOADS, type Measurement, measure, VARIED_WORKLOADS, WORKLOADS, type Workload } from './load';
 import { type OtherNode, prepareOtherNode } from './other-node';

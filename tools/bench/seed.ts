@@ -2,7 +2,7 @@ import { nameSearchKey } from '@petstore/contract';
 import Database from 'better-sqlite3';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withClient } from '../postgres-database';
+import { withClient } from '@petstore/testing';
 import { startService, stopServer } from './servers';
 
 /**

@@ -1,7 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { type NodeProcess, spawnNode, START_ENV, START_NODE_OPTIONS, startService as startBuiltService, stopNode, waitFor200 } from '@petstore/testing';
-import { withClient } from '../postgres-database';
+import { type NodeProcess, spawnNode, START_ENV, START_NODE_OPTIONS, startService as startBuiltService, stopNode, waitFor200, withClient } from '@petstore/testing';
 
 export const API_KEY = 'bench-key-0123456789abcdef';
 

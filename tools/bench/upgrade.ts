@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { builtRelease, type UpgradeTrial, upgradeTrial } from '@petstore/testing';
-import { createPostgresDatabase } from '../postgres-database';
+import { builtRelease, createPostgresDatabase, type UpgradeTrial, upgradeTrial } from '@petstore/testing';
 import { table } from './report';
 
 /** What `--upgrade` starts from unless told: the oldest release, before 1.1's search keys (the largest migration). */

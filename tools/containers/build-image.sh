@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: [NODE_IMAGE=…@sha256:…] [RUNTIME_IMAGE=…@sha256:…] tools/containers/build-image.sh [TAG]
-#   (default petstore:latest, and petstore:<package.json version>)
+#   (default petstore:latest, and petstore:<the release's version>, libs/contract/package.json's)
 # Builds the Containerfile with podman, as `docker build .` would, with what these machines need around it:
 # - the base images (made locally where no registry answers, base-images.sh), each taken by digest: the one given in
 #   NODE_IMAGE / RUNTIME_IMAGE (pulled where a registry answers), else the digest of the image podman holds under the
@@ -32,7 +32,7 @@ runtime_image=$(by_digest "${RUNTIME_IMAGE:-$RUNTIME_IMAGE_NAME}")
 echo "bases: $node_image, $runtime_image" >&2
 
 tag=${1:-petstore:latest}
-version=$(node -p 'require("./package.json").version')
+version=$(node -p 'require("./libs/contract/package.json").version')
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 source_url=$(git remote get-url origin 2>/dev/null || echo "")
 secrets=()

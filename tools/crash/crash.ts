@@ -6,11 +6,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { serviceBuild } from '@petstore/testing';
+import { DEFAULT_POSTGRES_URL, serviceBuild } from '@petstore/testing';
 import { table } from '../bench/report';
 import { type CrashDatabase, type DatabaseKind, pgbouncerDatabase, postgresDatabase, sqliteDatabase } from './databases';
 import { type Figures, passed, runCrashHarness } from './harness';
-import { DEFAULT_POSTGRES_URL } from '../postgres-database';
 
 const USAGE = `npm run crash -- --cycles N [options]
   --cycles N          kill-and-restart cycles per database (required)

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { freePort, startPgBouncer } from '@petstore/testing';
-import { createPostgresDatabase } from '../postgres-database';
+import { createPostgresDatabase, freePort, startPgBouncer } from '@petstore/testing';
 
 export type DatabaseKind = 'sqlite' | 'postgres' | 'pgbouncer';
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { API_VERSION } from '@petstore/contract';
 import { freePort } from '@petstore/testing';
 import { buildImage, BUILD_MS, CONTAINER_TEST_MS, describeWithPodman, IMAGE, logsOf, podman, podmanOk, ROOT, waitFor200 } from './support/podman';
 import type { Sbom } from './support/sbom';
@@ -88,7 +89,7 @@ describeWithPodman('the container image', () => {
     expect(inspected.Config.Labels).toMatchObject({
       'org.opencontainers.image.title': 'petstore',
       'org.opencontainers.image.licenses': 'MIT',
-      'org.opencontainers.image.version': expect.stringMatching(/^\d+\.\d+\.\d+/),
+      'org.opencontainers.image.version': API_VERSION,
       'org.opencontainers.image.revision': expect.stringMatching(/^[0-9a-f]{40}$|^unknown$/),
     });
     // The target of issue 28: at most 250 MB when the runtime carries only what runs.

@@ -66,7 +66,7 @@ describe('npm run release -- --dry-run', () => {
 
   it("weighs the plans' bump against the gate's verdict", () => {
     expect(output).toMatch(new RegExp(`The gate finds .* against libs/contract/openapi/releases/${current.replaceAll('.', '\\.')}\\.json; the version plans ask for a major version: ${current} → ${next}`));
-    expect(output).toContain(`would write ${next} into both package.json files, regenerate libs/contract/openapi/openapi.json, keep it as libs/contract/openapi/releases/${next}.json`);
+    expect(output).toContain(`would write ${next} into both package.json files and the image tag of deploy/kubernetes/base/kustomization.yaml, regenerate libs/contract/openapi/openapi.json, keep it as libs/contract/openapi/releases/${next}.json`);
   });
 
   it('changes no file', async () => {

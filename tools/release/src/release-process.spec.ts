@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { imageTagOf, MANIFEST_IMAGES } from './image-tag';
 import { scratchWorkspace } from './support/scratch-workspace';
 
 // The release as docs/releasing.md has a maintainer cut it, on a scratch worktree of HEAD: `npm run release` writes
@@ -42,7 +43,7 @@ describe('the release process', () => {
 
   let next: string;
 
-  it('writes the version once and carries it to both packages, the document, its released copy and the changelogs', () => {
+  it('writes the version once and carries it to both packages, the document, its released copy, the image tag and the changelogs', () => {
     plan('probe-major', 'major', "The release spec's probe: never committed.");
     const run = workspace.run('npm', 'run', '--silent', 'release');
     expect(run).toMatchObject({ status: 0, output: expect.stringContaining('Released ') });
@@ -54,6 +55,7 @@ describe('the release process', () => {
     // info.version comes from API_VERSION, which the rebuilt service read from the contract's package.json.
     expect(readJson('libs/contract/openapi/openapi.json').info.version).toBe(next);
     expect(read(`libs/contract/openapi/releases/${next}.json`)).toBe(read('libs/contract/openapi/openapi.json'));
+    expect(imageTagOf(read(MANIFEST_IMAGES))).toBe(next);
     for (const changelog of ['libs/client/CHANGELOG.md', 'libs/contract/CHANGELOG.md']) {
       expect(read(changelog)).toMatch(new RegExp(`^#{1,2} ${next.replaceAll('.', '\\.')} \\(\\d{4}-\\d{2}-\\d{2}\\)[\\s\\S]*The release spec's probe`));
     }

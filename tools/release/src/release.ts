@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { releaseChangelog, releaseVersion } from 'nx/release';
+import { MANIFEST_IMAGES, withImageTag } from './image-tag';
 import { bumpOf, covers } from './version-bump';
 
 // `npm run release [-- --dry-run]`: cuts the next version from the version plans, in one command (docs/releasing.md).
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   }
   if (dryRun) {
     await releaseChangelog({ versionData: planned.projectsVersionData, version: next, dryRun: true, verbose, releaseGraph: planned.releaseGraph });
-    say(`Dry run: would write ${next} into both package.json files, regenerate ${DOCUMENT}, keep it as ${RELEASES}/${next}.json, and write the changelogs above.`);
+    say(`Dry run: would write ${next} into both package.json files and the image tag of ${MANIFEST_IMAGES}, regenerate ${DOCUMENT}, keep it as ${RELEASES}/${next}.json, and write the changelogs above.`);
     return;
   }
 
@@ -60,10 +61,12 @@ async function main(): Promise<void> {
   if (written !== next) throw new Error(`${DOCUMENT} says info.version ${written}, not ${next}`);
   const kept = `${RELEASES}/${next}.json`;
   copyFileSync(join(WORKSPACE, DOCUMENT), join(WORKSPACE, kept));
+  const manifest = join(WORKSPACE, MANIFEST_IMAGES);
+  writeFileSync(manifest, withImageTag(readFileSync(manifest, 'utf8'), next));
   await releaseChangelog({ versionData: versioned.projectsVersionData, version: next, dryRun: false, verbose, releaseGraph: versioned.releaseGraph });
   say(
     [
-      `Released ${next}: both package.json files, ${DOCUMENT} (info.version), ${kept}, both CHANGELOG.md files; the plans are deleted.`,
+      `Released ${next}: both package.json files, ${DOCUMENT} (info.version), ${kept}, the image tag in ${MANIFEST_IMAGES}, both CHANGELOG.md files; the plans are deleted.`,
       `Next: npm test, then commit everything as "Release ${next}"; once merged, git tag v${next}; publish with npx nx release publish.`,
     ].join('\n'),
   );

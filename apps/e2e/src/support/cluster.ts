@@ -1,23 +1,14 @@
-import { userInfo } from 'node:os';
-import { freePort, type NodeProcess, spawnService, startPgBouncer, stopNode, waitUntilReady } from '@petstore/testing';
-import { Client } from 'pg';
+import { createPostgresDatabase, DEFAULT_POSTGRES_URL, freePort, type NodeProcess, spawnService, startPgBouncer, stopNode, waitUntilReady, withClient } from '@petstore/testing';
+import type { Client } from 'pg';
 import { type RunningHaproxy, startHaproxy } from './haproxy';
 import type { LoadReport } from './load';
 import { TEST_KEY } from './test-key';
 
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/test`;
+export const POSTGRES_ADMIN_URL = DEFAULT_POSTGRES_URL;
 export const INSTANCES = 3;
 
-
-export async function admin<T>(work: (client: Client) => Promise<T>, url = POSTGRES_ADMIN_URL): Promise<T> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+/** Runs `work` on a connection of its own to `url` (the server's test database unless given). */
+export const admin = <T>(work: (client: Client) => Promise<T>, url = POSTGRES_ADMIN_URL): Promise<T> => withClient(url, work);
 
 /** Every acknowledged pet stored once under the id it was given, and no pet of the run stored twice. */
 export async function checkStored(databaseUrl: string, prefix: string, report: LoadReport) {
@@ -54,10 +45,8 @@ export interface ClusterOptions {
  * `via` PgBouncer, they reach it through PgBouncer in transaction mode with the repository's configuration.
  */
 export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL }: ClusterOptions, work: (cluster: Cluster) => Promise<void>): Promise<void> {
-  const database = `petstore_roll_${process.pid}_${Date.now()}`;
-  await admin((client) => client.query(`CREATE DATABASE ${database}`), adminUrl);
+  const { name: database, url: databaseUrl, drop } = await createPostgresDatabase(adminUrl, 'petstore_roll');
   const server = new URL(adminUrl);
-  const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${database}` }).href;
   const pgbouncer = via === 'PgBouncer' ? await startPgBouncer({ host: server.hostname, port: Number(server.port || 5432) }, await freePort()) : undefined;
   const serviceUrl = pgbouncer ? `${pgbouncer.origin}/${database}` : databaseUrl;
   const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
@@ -88,9 +77,8 @@ export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL
     await haproxy?.stop();
     await Promise.all(instances.map((instance) => stopNode(instance)));
     await pgbouncer?.stop();
-    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`), adminUrl);
+    await drop();
   }
 }
-
 
 export type Route = 'PostgreSQL' | 'PgBouncer';

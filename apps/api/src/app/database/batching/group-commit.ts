@@ -4,7 +4,7 @@ interface Waiting<T, R> {
   reject: (error: unknown) => void;
 }
 
-/** Items per write: SQLite allows 32,766 bound parameters, and a create with an Idempotency-Key binds eight there. */
+/** Items per write: a batch's statements must stay within SQLite's 32,766 bound parameters, a few per create. */
 const MAX_BATCH = 1_000;
 
 /**

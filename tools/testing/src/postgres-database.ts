@@ -1,5 +1,5 @@
-// What the tools that run the service on PostgreSQL (the benchmark, the crash harness) share: the server they make
-// their throwaway databases on, and how they make and drop one.
+// What everything that runs the service on PostgreSQL (the benchmark, the crash harness, the end-to-end clusters)
+// shares: the server it makes its throwaway databases on, and how it makes and drops one.
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { Client } from 'pg';
