@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { freePort, type NodeProcess, NPM_ENV, registerWebhookEndpoint, spawnNode, spawnService, stopNode, waitUntilReady } from '@petstore/testing';
 import { run, STRICT_FLAGS, TSC } from './support/consumer-project';
 import { markdownSnippets, READ_DOCUMENTS } from './support/markdown-snippets';
@@ -60,17 +60,6 @@ describe('the code in the README and docs/', () => {
   afterAll(async () => {
     if (service) await stopNode(service);
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('links only to files inside the repository that exist (a clone has nothing beside it)', () => {
-    const broken = READ_DOCUMENTS.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
-        .map(([, target]) => target.split('#')[0])
-        .filter((target) => target !== '' && !/^[a-z]+:/i.test(target))
-        .map((target) => ({ file: relative(WORKSPACE, file), target, resolved: resolve(dirname(file), target) }))
-        .filter(({ resolved }) => !resolved.startsWith(`${WORKSPACE}/`) || !existsSync(resolved)),
-    );
-    expect(broken).toEqual([]);
   });
 
   const typescript = markdownSnippets(READ_DOCUMENTS, ['ts', 'typescript']);
