@@ -31,7 +31,6 @@ export {
 } from './webhook-receiver';
 export { CHROMIUM, chromiumRuns, launchChromium } from './chromium';
 export { authorizeInSwaggerUi } from './swagger-ui';
-export { prometheusRule } from './prometheus-rule';
 export { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase, withClient } from './postgres-database';
 export { readTextTable } from './text-table';
 export { builtRelease, type ReleasedProject, releaseBefore, releasedVersions } from './released-build';
