@@ -146,7 +146,7 @@ describe('the name index a search reads', () => {
 
 describe('the text of each shape of page, made once by a maker', () => {
   // Every way in reads one FROM clause (as PostgreSQL's trigram search and a list without a name do), so that only the
-  // shape's letters tell the texts apart.
+  // rest of the shape (how the name is matched, the other filters) tells the texts apart.
   const index = (condition: string, walkFirst?: number): NameIndex => ({ from: 'pets p', condition, idColumn: 'p.id', values: (key) => [key], walkFirst });
   const dialect: PageDialect = {
     selectList: 'p.*',
