@@ -3,6 +3,7 @@ import { nameSearchKey } from '@petstore/contract';
 import { Socket } from 'node:net';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { migrations as ALL_MIGRATIONS } from '../../src/app/database/migrations';
+import { buildConcurrently } from '../../src/app/database/migrations/concurrent-indexes';
 import { PostgresDialect } from '../../src/app/database/postgres/postgres.dialect';
 import { until } from '../support/until';
 import { createTestDatabase, directUrl, queryDirectly, type TestDatabase } from '../support/test-database';
@@ -31,14 +32,17 @@ class First1000000000001 extends OneWay {
   }
 }
 
-/** As an index built CONCURRENTLY: no transaction may hold it, and it is safe to run twice. */
+/**
+ * As the service's indexes built CONCURRENTLY are (concurrent-indexes.ts): no transaction may hold the build, and
+ * instances that run it at once take turns (two builds on one table that start together deadlock, and one is cancelled).
+ */
 class Concurrent1000000000002 extends OneWay {
   name = 'Concurrent1000000000002';
   transaction = false as const;
   async up(runner: QueryRunner) {
     const [{ recorded }] = await runner.query("SELECT count(*)::int AS recorded FROM migrations WHERE name = 'First1000000000001'");
     seen.push({ migration: 'concurrent', firstRecorded: recorded });
-    await runner.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS marks_x ON marks (x)');
+    await buildConcurrently(runner, 'pets_name_test', 'ON pets (name)');
   }
 }
 
