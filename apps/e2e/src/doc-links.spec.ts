@@ -5,14 +5,16 @@ import { READ_DOCUMENTS } from './support/markdown-snippets';
 
 const WORKSPACE = join(__dirname, '../../..');
 
+/** A document's headings as written, without their `#`s; a `#` line inside a fenced block is code, not a heading. */
+const headingsOf = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```$/gm, '').matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => heading.trim());
+
 /** The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
 function anchorsOf(file: string): Set<string> {
-  const outsideFences = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
-  for (const [, heading] of outsideFences.matchAll(/^#{1,6} (.+)$/gm)) {
+  for (const heading of headingsOf(file)) {
     const base = heading
-      .trim()
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
       .replace(/ /g, '-');
@@ -24,8 +26,7 @@ function anchorsOf(file: string): Set<string> {
 }
 
 /** Whether a heading of the document begins with `section`, as a comment names one ("Stopping" for "Stopping: SIGTERM …"). */
-const hasSection = (file: string, section: string) =>
-  [...readFileSync(file, 'utf8').matchAll(/^#{1,6} (.+)$/gm)].some(([, heading]) => heading.trim().toLowerCase().startsWith(section.toLowerCase()));
+const hasSection = (file: string, section: string) => headingsOf(file).some((heading) => heading.toLowerCase().startsWith(section.toLowerCase()));
 
 /** The files of the repository (what a clone has) whose comments point into docs/. */
 const SOURCES = execFileSync('git', ['ls-files', 'apps', 'libs', 'tools', 'deploy', '.ci'], { cwd: WORKSPACE, encoding: 'utf8' })
