@@ -6,8 +6,8 @@ export default apiArea('idempotency', {
   specs: [
     'src/app/pets/idempotency/**/*.spec.ts',
     'src/app/pets/idempotency-key-purge.spec.ts',
-    'src/app/pets/stores/create-group-commit.spec.ts',
-    'src/app/pets/stores/sqlite-create-sql.spec.ts',
+    'src/app/pets/pet.store.spec.ts',
+    'src/app/pets/sql/sqlite-pet-sql.spec.ts',
     'test/idempotency.spec.ts',
     'test/concurrent-writes.spec.ts',
   ],

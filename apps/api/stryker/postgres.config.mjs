@@ -5,10 +5,10 @@ import { apiArea } from './area.mjs';
 // outbox's. What DatabaseConnection makes of the server's answers is the `database` area's.
 export default apiArea('postgres', {
   database: 'postgres',
-  mutate: ['src/app/database/postgres/*.ts', 'src/app/pets/stores/postgres-*.ts', 'src/app/webhooks/outbox/postgres-webhook-outbox.ts'],
+  mutate: ['src/app/database/postgres/*.ts', 'src/app/pets/sql/postgres-*.ts', 'src/app/webhooks/outbox/postgres-webhook-outbox.ts'],
   specs: [
     'src/app/database/postgres/*.spec.ts',
-    'src/app/pets/stores/postgres-*.spec.ts',
+    'src/app/pets/sql/postgres-*.spec.ts',
     'test/postgres/postgres-create-sql.spec.ts',
     'test/postgres/postgres-migrate.spec.ts',
     'test/postgres/postgres-pet-store.spec.ts',

@@ -1,13 +1,16 @@
 import fc from 'fast-check';
 import { nameSearchKey } from '@petstore/contract';
 import { DataSource } from 'typeorm';
-import type { PetPageQuery } from '../src/app/pets/pet.store';
-import { statementFor } from '../src/app/pets/stores/pet-page-sql';
-import { postgresPageStatement } from '../src/app/pets/stores/postgres-pet.store';
-import { sqlitePageStatement } from '../src/app/pets/stores/sqlite-pet.store';
+import type { PetPageQuery } from '../src/app/pets/pet-store-requests';
+import { pageStatementOf, statementFor } from '../src/app/pets/sql/pet-page-sql';
+import { POSTGRES_PAGES } from '../src/app/pets/sql/postgres-pet-sql';
+import { SQLITE_PAGES } from '../src/app/pets/sql/sqlite-pet-sql';
 import { cursorAfter } from './support/contract-model';
 import { AUTH, startApp, type TestApp } from './support/test-app';
 import { TEST_DATABASE } from './support/test-database';
+
+const sqlitePageStatement = pageStatementOf(SQLITE_PAGES);
+const postgresPageStatement = pageStatementOf(POSTGRES_PAGES);
 
 // behaviour.md: from 1.1.0, `name` and `categoryId` are "served by an index on both databases". The statements the
 // stores send, explained by the database they run on, over enough pets that an index is worth it to the planner.

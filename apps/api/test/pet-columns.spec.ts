@@ -1,12 +1,12 @@
 import { type FieldSpec, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
 import { DataSource } from 'typeorm';
-import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, PET_INSERT_COLUMNS, PET_JSON_SCHEMA } from '../src/app/pets/stores/pet-row';
+import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, PET_INSERT_COLUMNS, PET_JSON_SCHEMA } from '../src/app/pets/sql/pet-row';
 import { WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { TEST_DATABASE } from './support/test-database';
 
 // The contract's field list (PET_FIELDS) is the one place that names the Pet's columns: every statement on `pets` is
-// built from it (pets/stores/pet-row.ts). These hold the migrated table, every statement that writes or reads a pet, and the served
+// built from it (pets/sql/pet-row.ts). These hold the migrated table, every statement that writes or reads a pet, and the served
 // document to the list, on the database of this run (the suite runs on SQLite, PostgreSQL and through PgBouncer).
 
 /** A value of this kind that is not its default and differs by `seed`. */

@@ -1,13 +1,14 @@
 import { nameSearchKey } from '@petstore/contract';
 import { Metrics } from '../../src/app/metrics/metrics';
-import { PostgresPetStore } from '../../src/app/pets/stores/postgres-pet.store';
+import { PetStore } from '../../src/app/pets/pet.store';
+import { postgresPetSql } from '../../src/app/pets/sql/postgres-pet-sql';
 import { alwaysServing, itServesPetsAsTheModel } from '../support/pet-store-contract';
 import { connectPostgres } from '../support/postgres-connection';
 import { createTestDatabase } from '../support/test-database';
 
 // PostgreSQL's statements of the pets store against a real server: pg_trgm for three characters or more, the short
 // pieces' index after a walk of 5,000 pets, LIKE's own characters taken literally. What HTTP adds is test/list-pets*.spec.ts's.
-describe(PostgresPetStore.name, () => {
+describe(`${PetStore.name} on PostgreSQL`, () => {
   itServesPetsAsTheModel(async (pets) => {
     const database = await createTestDatabase();
     const { dataSource, dialect } = await connectPostgres(database);
@@ -17,7 +18,7 @@ describe(PostgresPetStore.name, () => {
     );
     await dataSource.query(`SELECT setval(pg_get_serial_sequence('pets', 'id'), $1)`, [pets.length]);
     return {
-      store: new PostgresPetStore(dataSource, alwaysServing(), dialect, new Metrics()),
+      store: new PetStore(alwaysServing(), new Metrics(), postgresPetSql(dataSource, dialect)),
       query: (sql) => dataSource.query(sql),
       close: async () => {
         await dataSource.destroy();

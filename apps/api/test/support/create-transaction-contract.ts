@@ -1,21 +1,21 @@
 import { PetStatus } from '@petstore/contract';
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaim } from '../../src/app/pets/idempotency/idempotency-key';
-import type { CommitCreates } from '../../src/app/pets/stores/create-group-commit';
+import type { PetStore } from '../../src/app/pets/pet.store';
 
 export const newPet = (name: string) => ({ name, categoryId: 1, status: PetStatus.Available });
 export const claimOf = (key: string, fingerprint = `fp-${key}`, createdAt = Date.now()): IdempotencyClaim => ({ holder: 'env:a', key, fingerprint, createdAt });
 
 /** A database's batch writer on a fresh, migrated database, and what that database holds, read back as numbers. */
 export interface BatchWriterUnderTest {
-  write: CommitCreates;
+  write: PetStore['writeBatch'];
   storedPets(): Promise<Array<{ id: number; name: string }>>;
   storedClaims(): Promise<Array<{ key: string; petId: number; createdAt: number }>>;
 }
 
 /**
- * The rules every database's batch writer keeps (stores/create-transaction.ts, idempotency/claim-decision.ts), each test on a fresh database: one key per
- * batch creates once, a stored key is answered from its row, an expired one is replaced, and a failed batch stores
- * nothing. `failure` is what the database says of a pet its CHECK constraint refuses.
+ * The rules a batch keeps on every database (PetStore.writeBatch, idempotency/claim-decision.ts), each test on a fresh
+ * database: one key per batch creates once, a stored key is answered from its row, an expired one is replaced, and a
+ * failed batch stores nothing. `failure` is what the database says of a pet its CHECK constraint refuses.
  */
 export function itKeepsTheBatchRules(connect: () => Promise<BatchWriterUnderTest>, failure: RegExp): void {
   const [pet, claim] = [newPet, claimOf];

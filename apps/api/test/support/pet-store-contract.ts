@@ -1,6 +1,7 @@
 import { nameSearchKey, type Pet, PetStatus } from '@petstore/contract';
 import type { DatabaseConnection } from '../../src/app/database/database-connection';
-import type { PetPageQuery, PetStore } from '../../src/app/pets/pet.store';
+import type { PetStore } from '../../src/app/pets/pet.store';
+import type { PetPageQuery } from '../../src/app/pets/pet-store-requests';
 import { claimOf, newPet } from './create-transaction-contract';
 
 /** A database that always serves: what a store does when it cannot is database-connection.spec's. */

@@ -7,7 +7,7 @@ import { AppModule } from '../../src/app/app.module';
 import { createApp } from '../../src/app/configure-app';
 import { loadConfig } from '../../src/app/config/app-config';
 import { createLogger } from '../../src/app/logging/create-logger';
-import { petSelectList, type PetRow, toPet } from '../../src/app/pets/stores/pet-row';
+import { petSelectList, type PetRow, toPet } from '../../src/app/pets/sql/pet-row';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 /** The key every test authenticates with; it must never show up in a response or a log line. */

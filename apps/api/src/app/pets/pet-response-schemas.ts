@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import { PET_JSON_SCHEMA } from './stores/pet-row';
+import { PET_JSON_SCHEMA } from './sql/pet-row';
 
 // Response schemas let Fastify serialise pets with a compiled serializer (fast-json-stringify) instead of
 // JSON.stringify; they also guarantee that nothing but the contract's fields ever leaves. Errors are not listed

@@ -8,8 +8,21 @@ import { NameKeyBackfill } from './name-key-backfill';
 import { PetStore } from './pet.store';
 import { PetsController } from './pets.controller';
 import { PetsService } from './pets.service';
-import { PostgresPetStore } from './stores/postgres-pet.store';
-import { SqlitePetStore } from './stores/sqlite-pet.store';
+import type { PetSql } from './sql/pet-sql';
+import { postgresPetSql } from './sql/postgres-pet-sql';
+import { sqlitePetSql } from './sql/sqlite-pet-sql';
+
+/** The one choice of database, made once: nothing above the SQL asks which is in use. */
+function petSqlOf(dataSource: DataSource, database: DatabaseConnection, dialect: ChosenDialect['dialect']): PetSql {
+  switch (dialect.kind) {
+    case 'sqlite':
+      return sqlitePetSql(dataSource, dialect, database);
+    case 'postgres':
+      return postgresPetSql(dataSource, dialect);
+    default:
+      return unsupportedDatabase(dialect);
+  }
+}
 
 @Module({
   controllers: [PetsController],
@@ -18,19 +31,10 @@ import { SqlitePetStore } from './stores/sqlite-pet.store';
     IdempotencyKeyPurge,
     NameKeyBackfill,
     {
-      // The one choice of store, made once: nothing above it asks which database is in use.
       provide: PetStore,
       inject: [DataSource, DatabaseConnection, ChosenDialect, Metrics],
-      useFactory: (dataSource: DataSource, database: DatabaseConnection, { dialect }: ChosenDialect, metrics: Metrics): PetStore => {
-        switch (dialect.kind) {
-          case 'sqlite':
-            return new SqlitePetStore(dataSource, database, dialect, metrics);
-          case 'postgres':
-            return new PostgresPetStore(dataSource, database, dialect, metrics);
-          default:
-            return unsupportedDatabase(dialect);
-        }
-      },
+      useFactory: (dataSource: DataSource, database: DatabaseConnection, { dialect }: ChosenDialect, metrics: Metrics) =>
+        new PetStore(database, metrics, petSqlOf(dataSource, database, dialect)),
     },
   ],
 })

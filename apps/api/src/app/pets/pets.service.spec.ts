@@ -4,7 +4,8 @@ import { ApiException } from '../errors/api-exception';
 import { Metrics } from '../metrics/metrics';
 import { decodeCursor } from './pet-cursor';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';
-import type { IdempotentInsert, PetPageQuery, PetStore } from './pet.store';
+import type { IdempotentInsert, PetStore } from './pet.store';
+import type { PetPageQuery } from './pet-store-requests';
 import { PetsService } from './pets.service';
 
 /** An in-memory stand-in for the table, with the store's contract: pages keyed on id, ascending. */

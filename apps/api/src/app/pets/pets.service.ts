@@ -5,7 +5,8 @@ import { idempotencyKeyInUse, idempotencyKeyReused, petNotFound } from './pet-er
 import { Metrics } from '../metrics/metrics';
 import { type IdempotencyRequest, newClaim } from './idempotency/idempotency-key';
 import { decodeCursor, encodeCursor } from './pet-cursor';
-import { PetStore, type PetToCreate } from './pet.store';
+import { PetStore } from './pet.store';
+import type { PetToCreate } from './pet-store-requests';
 
 export interface PetPage {
   pets: Pet[];

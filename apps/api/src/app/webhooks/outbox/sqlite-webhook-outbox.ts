@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { TransactionQueue } from '../../database/sqlite/transaction-queue';
-import { petSelectList, type PetRow, toPet } from '../../pets/stores/pet-row';
+import { petSelectList, type PetRow, toPet } from '../../pets/sql/pet-row';
 import type { WebhookEventType } from '../webhook-event';
 import { type AttemptRecord, type ClaimedMessage, type DispatchEndpoint, messageState, type OutboxDepth, WebhookOutbox } from './webhook-outbox';
 

@@ -1,15 +1,18 @@
 import fc from 'fast-check';
 import { type Pet, PetStatus } from '@petstore/contract';
-import type { PetPageQuery } from '../pet.store';
-import { PetLookups } from './pet-lookups';
-import type { PageStatement } from './pet-page-sql';
-import { postgresPageStatement } from './postgres-pet.store';
-import { sqlitePageStatement } from './sqlite-pet.store';
+import { alwaysServing } from '../../../test/support/pet-store-contract';
+import { Metrics } from '../metrics/metrics';
+import { PetStore } from './pet.store';
+import type { PetPageQuery } from './pet-store-requests';
+import { type PageDialect, pageStatementOf, statementKey } from './sql/pet-page-sql';
+import type { PetSql } from './sql/pet-sql';
+import { POSTGRES_PAGES } from './sql/postgres-pet-sql';
+import { SQLITE_PAGES } from './sql/sqlite-pet-sql';
 
-// The reads of both stores under random interleavings: many different pages and ids asked for at once, beside creates,
-// with a scheduler deciding in what order the database answers. Each answer must be the one the read would get alone
-// at some moment between its asking and its answer (it may see creates that commit meanwhile, never miss one that
-// committed before it was asked, nor be another question's answer).
+// The store's reads on either database under random interleavings: many different pages and ids asked for at once,
+// beside creates, with a scheduler deciding in what order the database answers. Each answer must be the one the read
+// would get alone at some moment between its asking and its answer (it may see creates that commit meanwhile, never
+// miss one that committed before it was asked, nor be another question's answer).
 
 const STATUSES = [PetStatus.Available, PetStatus.Pending, PetStatus.Sold];
 const NAMES = ['rex', 'Rexa', 'max', 'maxine', 'x"y'];
@@ -41,11 +44,11 @@ const step = fc.oneof(
   { weight: 4, arbitrary: newPet.map((pet) => ({ create: pet })) },
 );
 
-describe(PetLookups.name, () => {
+describe(PetStore.name, () => {
   it.each([
-    ['SQLite', sqlitePageStatement],
-    ['PostgreSQL', postgresPageStatement],
-  ])("answers every read with its own answer under any interleaving, its pages keyed by %s's statements", async (_, statementOf) => {
+    ['SQLite', SQLITE_PAGES],
+    ['PostgreSQL', POSTGRES_PAGES],
+  ])("answers every read with its own answer under any interleaving, its pages keyed by %s's statements", async (_, pages: PageDialect) => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), fc.constantFrom(1, 2), fc.array(newPet, { maxLength: 3 }), fc.array(pageQuery, { minLength: 4, maxLength: 4 }), fc.array(step, { minLength: 1, maxLength: 30 }), async (s, slots, seeded, questions, steps) => {
         /** The table, one version per create. */
@@ -55,13 +58,16 @@ describe(PetLookups.name, () => {
         const answerLater = <T>(answer: T) => s.schedule(Promise.resolve(answer));
         // The database answers the question each statement was made from: a read handed another statement's answer
         // (two questions under one key) gets another question's page.
-        const asked = new WeakMap<PageStatement, PetPageQuery>();
+        const statementOf = pageStatementOf(pages);
+        const asked = new Map(questions.map((question) => [statementKey(statementOf(question)), question]));
         // One or two pages read at once: reads wait for a turn, and meet there, as under load.
-        const sut = new PetLookups(
-          (ids) => answerLater(latest().filter((pet) => ids.includes(pet.id))),
-          (statement: PageStatement) => answerLater(pageOf(latest(), asked.get(statement) as PetPageQuery)),
-          slots,
-        );
+        const sql = {
+          readConnections: slots,
+          pages,
+          byIds: (ids: number[]) => answerLater(latest().filter((pet) => ids.includes(pet.id))),
+          page: (statement) => answerLater(pageOf(latest(), asked.get(statementKey(statement)) as PetPageQuery)),
+        } as Pick<PetSql, 'readConnections' | 'pages' | 'byIds' | 'page'> as PetSql;
+        const sut = new PetStore(alwaysServing(), new Metrics(), sql);
         const checks = steps.map(async (request) => {
           // Each request is sent at a moment the scheduler picks, among the others' steps.
           await s.schedule(Promise.resolve());
@@ -75,9 +81,7 @@ describe(PetLookups.name, () => {
           let alone: (pets: readonly Pet[]) => unknown;
           if ('page' in request) {
             const question = questions[request.page];
-            const statement = statementOf(question);
-            asked.set(statement, question);
-            answer = await sut.findPage(statement);
+            answer = await sut.findPage(question);
             alone = (pets) => pageOf(pets, question);
           } else {
             answer = await sut.findById(request.id);

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { PetStatus } from '@petstore/contract';
-import type { PetPageQuery } from '../pet.store';
+import type { PetPageQuery } from '../pet-store-requests';
 import { type NameIndex, type PageDialect, type PageStatement, pageStatementOf, statementFor, statementKey } from './pet-page-sql';
-import { POSTGRES_PAGES } from './postgres-pet.store';
-import { SQLITE_PAGES } from './sqlite-pet.store';
+import { POSTGRES_PAGES } from './postgres-pet-sql';
+import { SQLITE_PAGES } from './sqlite-pet-sql';
 
 // Each statement from a maker of its own: a maker writes the text of each shape of page once, and a test that asked one
 // the stores share would judge a text made by whichever test asked for that shape first.

@@ -1,5 +1,5 @@
 import { codePointLength } from '@petstore/contract';
-import type { PetPageQuery } from '../pet.store';
+import type { PetPageQuery } from '../pet-store-requests';
 
 /**
  * The trigram indexes (SQLite's FTS5 table, PostgreSQL's pg_trgm GIN) are made of three-character pieces: a shorter
