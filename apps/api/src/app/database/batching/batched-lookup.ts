@@ -53,8 +53,8 @@ export class BatchedLookup<Q, K, V> {
   /**
    * Everything waiting, or its first `maxBatch` queries, leaving the rest in a fresh map. Never emptied key by key:
    * a map that lives as long as the process and shrinks by deletes has its table rebuilt again and again, and under
-   * load V8 promoted those tables, with the queries and rows they reached, to the old generation (measured: see
-   * docs/performance.md, batched lookups).
+   * load V8 promoted those tables, with the queries and rows they reached, to the old generation
+   * (docs/performance.md, "Checking a change").
    */
   private takeBatch(): Map<K, Pending<Q, V>> {
     const all = this.waiting;

@@ -3,7 +3,8 @@ import type { PetPageQuery } from '../pet-store-requests';
 
 /**
  * The trigram indexes (SQLite's FTS5 table, PostgreSQL's pg_trgm GIN) are made of three-character pieces: a shorter
- * search has none to look up, and goes to the index of one- and two-character pieces instead (docs/performance.md).
+ * search has none to look up, and goes to the index of one- and two-character pieces instead
+ * (docs/performance.md, "Searches shorter than a trigram").
  */
 export const TRIGRAM = 3;
 
