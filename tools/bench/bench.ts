@@ -1,7 +1,6 @@
-// Issue 6's benchmark: the built service against a minimal node:http + better-sqlite3 server (the ceiling), and on
-// PostgreSQL against itself on SQLite, on fresh databases with the same rows, driven by wrk; runs alternated
-// A B C A B C so that drift on the machine hits every server alike.
-// Usage: npm run bench -- [--rounds 3] [--duration 10] [--database both] [--large | --smoke | --upgrade [--from 1.0.0]] [--out file.json]  (--help for all)
+// The built service against a minimal node:http + better-sqlite3 server (the ceiling), and on PostgreSQL against
+// itself on SQLite, on fresh databases with the same rows, driven by wrk; runs alternate A B C A B C so that drift on
+// the machine hits every server alike. Usage: npm run bench -- --help
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -67,11 +66,11 @@ const USAGE = `npm run bench -- [options]
 
 const LARGE_PETS = 1_000_000;
 const LATENCY_TARGET = 1.25;
-/** Issue 48: at 1M pets, a search's p99 at most 2× the status-filtered list's, on each database. */
+/** At 1M pets, a search's p99 against the status-filtered list's, on each database. */
 const SEARCH_P99_TARGET = 2;
-/** Issue 56: the status list beside two connections sending the worst search keeps 0.8 of its requests/s alone. */
+/** The share of its requests/s alone that the status list keeps beside two connections sending the worst search. */
 const BESIDE_SCANS_TARGET = 0.8;
-/** Issue 45 (after issue 15's 2× and 120 MB): the service's p99 at most 1.5× the reference's on every workload, and its peak memory. */
+/** The service's p99 against the reference's on every workload, and its peak memory. */
 const P99_TARGET = 1.5;
 const PEAK_RSS_TARGET_MB = 140;
 type DatabaseKind = 'sqlite' | 'postgres';
@@ -86,7 +85,6 @@ interface Options {
   connections: number;
   pets: number;
   databases: DatabaseKind[];
-  /** The comparison's workloads to run. */
   workloads: Workload[];
   postgresUrl: string;
   logLevel: string;
@@ -94,15 +92,10 @@ interface Options {
   /** A second SQLite service with these NODE_OPTIONS and variables, compared with the first. */
   variantNodeOptions?: string;
   variantEnv?: Record<string, string>;
-  /** Another build's main.js, run beside this one on each database. */
   baseline?: string;
-  /** The service also on a one-member Patroni cluster and on a synchronous pair. */
   replicated: boolean;
-  /** One webhook endpoint per service, a local receiver answering 204. */
   webhookReceiver: boolean;
-  /** A second Node.js binary that runs a second service on SQLite and a second reference. */
   alsoNode?: string;
-  /** A raw reference server's script, run beside the others. */
   raw?: string;
   out: string;
   keep: boolean;
@@ -117,7 +110,7 @@ interface Run extends Measurement {
   databaseCpuSeconds: number;
   /** Both together, per 1,000 requests. */
   cpuPer1k: number;
-  /** The server's main thread alone, µs per request: where a Node.js server's JavaScript runs, one core at most. */
+  /** The main thread alone, µs per request: where the JavaScript runs, one core at most. */
   mainThreadUs: number;
   /** Cores that wrk kept busy (it runs one thread, so 1 means it was the bottleneck). */
   wrkCores: number;
@@ -127,7 +120,7 @@ interface Run extends Measurement {
   catchUpSeconds?: number;
 }
 
-/** How long to wait for a service's deliveries to catch up after a run, at most. */
+/** Longest wait for a service's deliveries to catch up after a run. */
 const CATCH_UP_LIMIT_MS = 120_000;
 
 function parseOptions(): Options {
@@ -201,9 +194,8 @@ function parseOptions(): Options {
 }
 
 /**
- * Runs every workload against each server in turn, A B C A B C, after a warm-up; peak VmRSS per server and workload.
- * With `receivers` (the webhook receiver of each server that has one), a run of creates is followed by a wait until that
- * server has delivered every pet created so far, so that its deliveries do not run into the next server's turn.
+ * Runs every workload against each server in turn (A B C A B C) after a warm-up, sampling peak VmRSS. With `receivers`,
+ * each run of creates waits until its server delivered them, so that deliveries do not run into the next server's turn.
  */
 async function alternate(
   options: Options,
@@ -262,7 +254,7 @@ async function alternate(
         }
       }
     } finally {
-      // Even when a run fails: a live interval would keep the process from ever exiting.
+      // Even when a run fails: a live interval would keep the process from exiting.
       clearInterval(sampler);
     }
     sample();
@@ -317,9 +309,8 @@ async function compare(options: Options, dir: string) {
   const webhooks: Record<string, { created: number; delivered: number }> = {};
   const receivers: Record<string, WebhookReceiver> = {};
   /**
-   * With --webhook-receiver: the service's endpoint, a receiver of its own, in its database, and its leave to deliver
-   * to 127.0.0.1 over http. The receivers answer 204 as soon as a body has arrived and keep only counts, the cheapest a
-   * receiver can be, so that what the service spends on delivering is what is measured. In the benchmark's process.
+   * With --webhook-receiver: a receiver of the service's own, registered as its endpoint, answering 204 at once and
+   * keeping only counts, so that what is measured is the service's delivering.
    */
   const withEndpoint = async (name: string, databaseUrl: string) => {
     if (!options.webhookReceiver) return {};
@@ -572,7 +563,7 @@ function redacted(url: string): string {
 async function main(): Promise<void> {
   const options = parseOptions();
   const wrk = await checkWrk();
-  // Tells which build of the service (changing under active work) these figures belong to.
+  // Which build of the service these figures belong to.
   const build = serviceBuild();
   process.stdout.write(
     `${options.mode}: ${options.mode === 'large' ? `${options.pets} vs ${LARGE_PETS}` : options.pets} pets, ${options.rounds} round(s) × ${options.duration} s, ` +
@@ -605,7 +596,7 @@ async function main(): Promise<void> {
       `\nwrk kept up to ${most((r) => r.wrkCores)} of its one core busy, other processes up to ${most((r) => r.otherCores)} cores, ` +
         `during a measured run\nraw results: ${options.out}\n`,
     );
-    // A run with failed requests measured something else than the workload: no figure from it can be trusted.
+    // A run with failed requests measured something other than the workload.
     const failed = result.runs.filter((r) => r.non2xx || r.errors || r.timeouts || !r.requests);
     for (const r of failed) process.stderr.write(`not all 2xx: ${r.server} ${r.workload} round ${r.round}: ${r.requests} answers, ${r.non2xx} not 2xx, ${r.errors} socket errors, ${r.timeouts} timeouts\n`);
     process.exitCode = failed.length ? 1 : 0;

@@ -9,20 +9,20 @@ export interface Workload {
   name: string;
   /** What `--workloads` calls it. */
   key?: 'list' | 'read' | 'create' | 'varied' | 'filtered' | 'mixed';
-  /** The floors for requests/s (issue 45): service/reference on SQLite, and the service on PostgreSQL over SQLite. */
+  /** The floors for requests/s: service/reference on SQLite, and the service on PostgreSQL over SQLite. */
   target?: { overReference: number; postgresOverSqlite: number; overRaw?: number };
   method: 'GET' | 'POST';
   /** `{id}` stands for a seeded id drawn anew for each request. */
   path: string;
   body?: string;
   /**
-   * Requests drawn anew for each request from these lines ("METHOD path [body]"), made for the number of seeded pets,
-   * in place of `path`: traffic that varies, the same sequence for every server.
+   * Lines ("METHOD path [body]") for the number of seeded pets, one drawn for each request in place of `path`: traffic
+   * that varies, the same sequence for every server.
    */
   requests?: (pets: number) => string[];
   /** Only the service answers it (the references have no name or category filter). */
   serviceOnly?: boolean;
-  /** Sent meanwhile by a wrk of its own on this many connections, not measured: what the measured requests share the server with. */
+  /** Sent meanwhile, unmeasured, by a wrk of its own: what the measured requests share the server with. */
   beside?: { path: string; connections: number };
 }
 
@@ -57,8 +57,8 @@ const variedList = (random: (below: number) => number) => {
 };
 
 /**
- * Also a place to start (a cursor at a seeded id), a category (the seeded 1 to 50) and a piece of a seeded name
- * ("Pet 1" … "Pet N"): a pet's whole name, a few digits that match many, or two characters, which no trigram serves.
+ * Also a cursor at a seeded id, a category and a piece of a seeded name: a whole name, digits that match many, or two
+ * characters, which no trigram serves.
  */
 const variedFilteredList = (random: (below: number) => number, pets: number) => {
   const query = [variedList(random).slice('GET /v1/pets?'.length)];
@@ -82,8 +82,8 @@ const mixed = (random: (below: number) => number, pets: number) => {
 };
 
 /**
- * Traffic that varies (issue 56): a page cache or a merge keyed by URL meets the same request seldom here, as in real
- * use, where the same-page list above meets it on every request.
+ * Traffic that varies: a page cache or a merge keyed by URL seldom meets the same request here, as in real use, while
+ * the same-page list above meets it on every request.
  */
 export const VARIED_WORKLOADS: Workload[] = [
   { name: 'varied lists', key: 'varied', target: { overReference: 1.0, postgresOverSqlite: 0.9, overRaw: 0.8 }, method: 'GET', path: '/v1/pets', requests: drawn(56, variedList) },
@@ -94,11 +94,9 @@ export const VARIED_WORKLOADS: Workload[] = [
 const listOf = (query: string): Workload => ({ name: `GET /v1/pets?limit=20&${query}`, method: 'GET', path: `/v1/pets?limit=20&${query}` });
 
 /**
- * The large benchmark's lists: by status (most pets available, 0.1% pending), and the 1.1.0 filters on the seeded
- * names "Pet 1" … "Pet 1000000" and categories 1 to 50. "pet 1" matches many names (a ninth of them), "pet 99999" a few
- * (11, at the highest ids: the worst place for a walk in id order); "99" and "é" are shorter than a trigram, served by
- * the index of one- and two-character pieces since 1.1.3, the first matching often, the second never (until 1.1.3, a
- * pass over every name).
+ * The large benchmark's lists: by status (most pets available, few pending), and filters on the seeded names "Pet 1" …
+ * "Pet 1000000" and categories 1 to 50. "pet 1" matches many names, "pet 99999" a few at the highest ids (the worst
+ * place for a walk in id order); "99" (often) and "é" (never) are shorter than a trigram.
  */
 export const LARGE_WORKLOADS = {
   statusMany: listOf('status=available'),
@@ -108,15 +106,15 @@ export const LARGE_WORKLOADS = {
   shortMany: listOf('name=99'),
   shortNone: listOf('name=%C3%A9'),
   category: listOf('categoryId=7'),
-  // Issue 56: the list by status while two connections send what was the worst search until 1.1.3 (a character no
-  // name has: a pass over every name), against the same list alone: what one slow search costs everyone else.
+  // The list by status while two connections send a search no name matches, against the same list alone: what one
+  // slow search costs everyone else.
   statusBesideScans: { ...listOf('status=available'), name: 'GET /v1/pets?limit=20&status=available beside 2 × name=é', beside: { path: '/v1/pets?limit=20&name=%C3%A9', connections: 2 } },
 } satisfies Record<string, Workload>;
 
 export interface Measurement {
   /** Completed requests over wrk's measured duration. */
   rps: number;
-  /** Latency in ms, of every answer (wrk does not tell 2xx apart), to the microsecond. */
+  /** Latency in ms of every answer (wrk does not tell 2xx apart). */
   p50: number;
   p99: number;
   mean: number;

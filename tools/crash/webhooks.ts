@@ -3,8 +3,7 @@ import { startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from
 
 /**
  * The service's environment in a run with webhooks: plain http to 127.0.0.1, quick retries, and a short attempt
- * deadline, which shortens the lease on a claimed message to 21 s (the deadline plus the dispatcher's 20 s margin):
- * what a killed instance had claimed is attempted again after that.
+ * deadline, which shortens the lease after which what a killed instance had claimed is attempted again.
  */
 export const WEBHOOK_ENV = {
   ...WEBHOOK_RECEIVER_ENV,
@@ -19,29 +18,25 @@ const REFUSED_SHARE = 0.1;
 export interface WebhookFigures {
   /** Acknowledged pets: each must have its pet.created delivered. */
   expected: number;
-  /** Acknowledged pets with a correctly signed delivery answered 2xx, carrying the pet as acknowledged. */
+  /** Acknowledged pets with a correctly signed 2xx delivery carrying the pet as acknowledged. */
   delivered: number;
   /** Acknowledged pets without one, after the wait. */
   missing: number;
-  /** Requests whose signature did not verify. */
   badSignatures: number;
   /** Correctly signed deliveries whose pet is not stored as they carry it (or that carry no pet). */
   unstored: number;
-  /** Deliveries answered 2xx of a webhook-id that had been answered 2xx before: allowed (at least once), counted. */
+  /** Deliveries answered 2xx of a webhook-id already answered 2xx: allowed (at least once), counted. */
   duplicates: number;
   /** Correctly signed deliveries answered 500 on purpose (each is retried). */
   refused: number;
-  /** Anything else unexpected: an event of another type, a pet under two webhook-ids, one webhook-id with two bodies. */
+  /** Anything else unexpected: another event type, a pet under two webhook-ids, a webhook-id with two bodies. */
   otherErrors: number;
   /** From the end of the last cycle until every acknowledged pet had its delivery, or the wait ran out. */
   waitedSeconds: number;
   problems: string[];
 }
 
-/**
- * The run's webhook endpoint: checks each request's Standard Webhooks signature (401 if bad) and answers 204, or,
- * drawn from `random`, 500.
- */
+/** The run's endpoint: checks each signature (401 if bad) and answers 204, or, drawn by `random`, 500. */
 export function startCrashReceiver(random: () => number): Promise<WebhookReceiver> {
   return startWebhookReceiver({ verify: true, answer: () => (random() < REFUSED_SHARE ? 500 : 204) });
 }
@@ -114,7 +109,6 @@ function firstDeliveries(receiver: WebhookReceiver, problems?: string[]): Map<st
   return first;
 }
 
-/** The pets of those deliveries, by id. */
 function byPetId(deliveries: Map<string, unknown>): Map<number, unknown> {
   return new Map([...deliveries.values()].map((pet) => [(pet as Pet | undefined)?.id ?? NaN, pet]));
 }

@@ -2,10 +2,10 @@ import { merge } from 'allof-merge';
 import { isObject, type Json, type JsonObject, mapValues, objectAt, operationsOf } from './json';
 import { Undecidable } from './undecidable';
 
-/** Where a synthetic path puts an operation's parameters, and a webhook, in the document openapi-diff compares. */
+/** Synthetic paths for an operation's parameters and for a webhook, in the document openapi-diff compares. */
 export const PARAMETERS_PREFIX = '/~parameters';
 export const WEBHOOKS_PREFIX = '/~webhooks/';
-/** Where a synthetic path puts each response's headers, as the body of the same response. */
+/** The synthetic path of each response's headers, as the body of the same response. */
 export const HEADERS_PREFIX = '/~headers';
 
 /** The value a local `$ref` (`#/components/schemas/Pet`) points at. */
@@ -35,9 +35,8 @@ export function inlineSchema(schema: Json, document: JsonObject, seen: readonly 
 }
 
 /**
- * The service refuses a property or a query parameter it does not know (strict validation, docs/api.md), so what a
- * request may hold is closed: a new optional field widens it, as it does for the service. An open schema would read
- * as "any value was accepted here before", and a new optional field as a narrowing.
+ * The service refuses properties and query parameters it does not know (docs/api.md), so what a request may hold is
+ * closed and a new optional field widens it; left open, a new optional field would read as a narrowing.
  */
 export function closeObjects(schema: Json): Json {
   if (!isObject(schema)) return schema;
@@ -52,9 +51,8 @@ export function closeObjects(schema: Json): Json {
 }
 
 /**
- * A schema with every `allOf` merged into one schema (allof-merge): the same constraints compare the same however
- * they are split (`{allOf: [A, B]}` as A and B together, a one-member `allOf` as its member), and a request's objects
- * merged this way can be closed. Members that contradict each other are left as written.
+ * A schema with every `allOf` merged (allof-merge), so that the same constraints compare the same however they are
+ * split, and a request's objects can be closed. Members that contradict each other are left as written.
  */
 export function allOfMerged(schema: Json): Json {
   let conflict = false;
@@ -71,8 +69,7 @@ const inlineContent = (content: Json | undefined, document: JsonObject, close: b
 
 /**
  * A parameter's key in the parameters' object: where it goes and its name (a header's in lower case). A path
- * parameter goes by its place in the path, since its name is not on the wire (openapi-diff matches `{id}` and
- * `{petId}` too).
+ * parameter goes by its place in the path, since its name is not on the wire.
  */
 export function parameterKey(parameter: JsonObject, path: string): string {
   const name = String(parameter.name);
@@ -113,8 +110,8 @@ const OK = { description: 'compared' };
 const schemaOf = (entry: JsonObject): Json => allOfMerged(entry.schema ?? Object.values(objectAt(entry, 'content')).map((media) => objectAt(media, 'schema'))[0] ?? {});
 
 /**
- * A response's headers as an open object, one property per header (by its name in lower case, as HTTP compares
- * them), the required ones required: a header removed or widened is then a response widened, one added a narrowing.
+ * A response's headers as an open object, one property per header (in lower case, as HTTP compares them), the required
+ * ones required: a header removed or widened is then a response widened, one added a narrowing.
  */
 function headersSchema(headers: JsonObject, document: JsonObject): JsonObject {
   const byName = Object.entries(headers).flatMap(([name, header]) => {
@@ -131,9 +128,8 @@ function headersSchema(headers: JsonObject, document: JsonObject): JsonObject {
 }
 
 /**
- * Each response's headers moved out of it, into the body of the same response of a synthetic operation at
- * `/~headers<path>`, so that openapi-diff, which reads only whether a header is there, decides their schemas by the
- * same set arithmetic as a body's, and our rules read their enums, patterns and nullability.
+ * Each response's headers moved into the body of the same response of a synthetic operation at `/~headers<path>`:
+ * openapi-diff reads only whether a header is there, but decides a body's schema, and our rules read it too.
  */
 function headersLaidOut(paths: JsonObject, document: JsonObject): JsonObject {
   const laidOut: JsonObject = { ...paths };
@@ -165,7 +161,7 @@ function pathItem(item: Json, document: JsonObject): Json {
   return { ...target, ...own };
 }
 
-/** The document with each path item and webhook written as a `$ref` replaced by what it names: every rule reads them. */
+/** The document with each path item and webhook given as a `$ref` replaced by what it names, for every rule. */
 export function withPathItemsResolved(document: JsonObject): JsonObject {
   const resolved = (key: string) => (isObject(document[key]) ? { [key]: mapValues(document[key], (item) => pathItem(item, document)) } : {});
   return { ...document, ...resolved('paths'), ...resolved('webhooks') };
@@ -174,11 +170,10 @@ export function withPathItemsResolved(document: JsonObject): JsonObject {
 /**
  * The document as the gate compares it, still in OpenAPI 3.1, with every schema of an operation inlined:
  * - request bodies closed (`closeObjects`);
- * - each operation's parameters, which openapi-diff does not read, as the JSON request body of a synthetic
- *   operation at `/~parameters<path>` (same method), a closed object whose properties are the parameters,
- *   so that its set arithmetic decides them as it does a body: removed, added as required, narrowed;
- * - each webhook, which OpenAPI 3.0 has no place for, as the response of `GET /~webhooks/<name>`: the service sends
- *   it and the consumer reads it, so it changes under a response's rules (its headers as the response's headers);
+ * - each operation's parameters, which openapi-diff does not read, as the body of a synthetic operation at
+ *   `/~parameters<path>` (same method), a closed object, so that they are decided as a body is;
+ * - each webhook, which OpenAPI 3.0 has no place for, as the response of `GET /~webhooks/<name>`: the consumer reads
+ *   it, so it changes under a response's rules;
  * - each response's headers as the body of the same response at `/~headers<path>` (headersLaidOut).
  */
 export function comparableDocument(document: JsonObject): JsonObject {

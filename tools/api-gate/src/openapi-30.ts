@@ -17,8 +17,8 @@ const READ = new Set([
 ]);
 
 /**
- * Whether the gate reads a schema keyword. One it does not (`prefixItems`, `if`, `patternProperties`…) is dropped by
- * toSchema30, after unreadKeywordFindings has compared it as a value: the same in both documents, no change.
+ * Whether the gate reads a schema keyword. One it does not (`prefixItems`, `if`…) is dropped by toSchema30, after
+ * unreadKeywordFindings has compared it as a value.
  */
 export const isRead = (keyword: string) => READ.has(keyword) || keyword.startsWith('x-');
 
@@ -71,13 +71,12 @@ export function toSchema30(schema: Json): Json {
   return out;
 }
 
-/** Whether a schema allows only null: `{type: 'null'}` as toSchema30 writes it, with words about it or none. */
+/** Whether a schema allows only null: `{type: 'null'}` as toSchema30 writes it. */
 const onlyNull = (schema: Json) => isObject(schema) && schema.nullable === true && JSON.stringify(schema.enum) === '[null]' && schema.type === undefined;
 
 /**
- * An `anyOf` or `oneOf` branch `{type: 'null'}` is 3.0's `nullable: true` (3.0 has no null type, and openapi-diff's
- * validation refuses one). A single branch left is the schema itself, so that a field made nullable this way compares
- * as the same field, made nullable.
+ * An `anyOf` or `oneOf` branch `{type: 'null'}` is 3.0's `nullable: true` (openapi-diff refuses a null type). A single
+ * branch left is the schema itself, so that a field made nullable this way compares as the same field, made nullable.
  */
 function nullBranchesAsNullable(schema: JsonObject): void {
   for (const key of ['anyOf', 'oneOf']) {
@@ -92,7 +91,7 @@ function nullBranchesAsNullable(schema: JsonObject): void {
 }
 
 const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'deprecated']);
-/** A branch that is only a set of values (an enum, or a const already written as one), maybe typed and described. */
+/** A branch that is only a set of values (an enum, or a const written as one), maybe typed and described. */
 const valueSet = (branch: Json): branch is JsonObject & { enum: Json[] } =>
   isObject(branch) && Array.isArray(branch.enum) && Object.keys(branch).every((keyword) => keyword === 'enum' || keyword === 'type' || ANNOTATIONS.has(keyword));
 
@@ -129,10 +128,9 @@ function convertSchemasIn(node: Json, key = ''): Json {
 }
 
 /**
- * The document in OpenAPI 3.0.3, which openapi-diff 0.24.1 reads (its parser refuses `openapi: 3.1.0`). Only what
- * 3.0 has no place for is dropped: `webhooks`, which `comparableDocument` has already turned into paths, the JSON
- * Schema dialect, the license's SPDX identifier, and schema keywords the gate does not read (compared as values
- * first, by unreadKeywordFindings).
+ * The document in OpenAPI 3.0.3, as openapi-diff 0.24.1 reads it (its parser refuses `openapi: 3.1.0`). Only what 3.0
+ * has no place for is dropped: `webhooks` (already paths, by `comparableDocument`), the JSON Schema dialect, the
+ * license's SPDX identifier, and schema keywords the gate does not read.
  */
 export function toOpenApi30(document: JsonObject): JsonObject {
   const { webhooks: _webhooks, jsonSchemaDialect: _dialect, ...rest } = document;

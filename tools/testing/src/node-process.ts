@@ -14,11 +14,14 @@ export interface Exit {
 }
 
 export interface SpawnOptions {
-  /** Its environment besides PATH and the address it listens on (HOST, PORT, PUBLIC_BASE_URL), which it may override. */
+  /** Its environment besides PATH and its address (HOST, PORT, PUBLIC_BASE_URL), which it may override. */
   env: Record<string, string>;
-  /** Appends its stdout and stderr to this file, as in production; without it, both are kept in memory. */
+  /**
+   * Appends its stdout and stderr to this file, as a process under load needs: an undrained pipe blocks it, and a
+   * drained one costs this process CPU. Without it, both are kept in memory.
+   */
   logFile?: string;
-  /** The Node.js binary to run it with; by default the one running this process. */
+  /** The Node.js binary; by default the one running this process. */
   node?: string;
   /** Arguments after `main`. */
   args?: string[];
@@ -34,20 +37,17 @@ export interface NodeProcess {
   origin: string;
   /** `performance.now()` at spawn, where its start-up times count from. */
   startedAt: number;
-  /** Its stdout so far when kept in memory; empty when it goes to a log file. */
+  /** Its stdout so far; empty when it goes to a log file. */
   stdout: () => string;
-  /** Its stderr so far when kept in memory; empty when it goes to a log file. */
+  /** Its stderr so far; empty when it goes to a log file. */
   stderr: () => string;
-  /** The last lines of its output, from the log file or from memory, for error messages. */
+  /** The last lines of its output, for error messages. */
   outputTail: () => string;
-  /** How it exited, once it has. */
   exit?: Exit;
   exited: Promise<Exit>;
 }
 
-// A log file rather than a pipe for a process under load: an undrained pipe blocks the child, and a drained one
-// costs this process CPU.
-/** Runs `node main ...args` on a free port of 127.0.0.1 with exactly `env` besides PATH, HOST, PORT and PUBLIC_BASE_URL. */
+/** Runs `node main ...args` on a free port of 127.0.0.1 with `env` besides PATH, HOST, PORT and PUBLIC_BASE_URL. */
 export async function spawnNode(name: string, main: string, { env, logFile, node = process.execPath, args }: SpawnOptions): Promise<NodeProcess> {
   // A PORT of the caller's (an instance's slot behind HAProxy) is where it will listen, and so its origin.
   const port = env.PORT ?? String(await freePort());
@@ -99,7 +99,7 @@ export async function spawnNode(name: string, main: string, { env, logFile, node
 
 /**
  * Milliseconds from spawn until `path` answers 200; throws with the end of its output if it exits first or takes
- * `timeoutMs` (60 s unless said: a start that migrates a large database may take minutes).
+ * `timeoutMs` (raise it for a start that migrates a large database).
  */
 export async function waitFor200(target: NodeProcess, path: string, headers: Record<string, string> = {}, timeoutMs = WAIT_TIMEOUT_MS): Promise<number> {
   const url = `${target.origin}${path}`;
@@ -111,7 +111,7 @@ export async function waitFor200(target: NodeProcess, path: string, headers: Rec
   throw new Error(`${target.name} did not answer 200 at ${url} (${state}). Its output ends:\n${target.outputTail()}`);
 }
 
-/** SIGTERM, as an orchestrator stops it, then SIGKILL if it is still running after 15 s; resolves to how it exited. */
+/** SIGTERM, as an orchestrator stops it, then SIGKILL if it is still running; resolves to how it exited. */
 export async function stopNode(target: NodeProcess): Promise<Exit> {
   if (!isRunning(target)) return target.exited;
   target.child.kill('SIGTERM');

@@ -13,20 +13,17 @@ import { TcpRelay } from './tcp-relay';
 const execFileAsync = promisify(execFile);
 const DEPLOY = join(__dirname, '../../../deploy/patroni');
 const PG_BIN = '/usr/lib/postgresql/15/bin';
-/** The database the service uses on the cluster. */
 export const CLUSTER_DATABASE = 'petstore';
 
 /**
- * How long the cluster may take to elect a primary, stream to a standby or become healthy: a bound for a stuck
- * cluster, not a verdict on speed. Generous for a machine far beyond two busy loops, and below the failover spec's
- * 600 s, so that a stuck cluster fails naming what it waited for.
+ * A generous bound for a stuck cluster (electing, streaming, becoming healthy), not a verdict on speed; below the
+ * failover spec's timeout, so that a stuck cluster fails naming what it awaited.
  */
 const CLUSTER_WAIT_MS = 480_000;
 
 /**
- * Whether a Patroni cluster can run here: as root (its members run as `postgres`), with Debian's patroni, etcd,
- * haproxy and PostgreSQL 15 (`.ci/run` installs them). Elsewhere the suite is skipped, saying why; under CI=true it runs
- * and fails instead, as the browser suites do.
+ * Whether a Patroni cluster can run here: as root (its members run as `postgres`), with Debian's patroni, etcd, haproxy
+ * and PostgreSQL 15 (`.ci/run` installs them). Elsewhere the suite is skipped, saying why; under CI=true it fails.
  */
 export function patroniRuns(what: string): boolean {
   const missing = [
@@ -52,7 +49,7 @@ export interface PatroniCluster {
   /** HAProxy in front (deploy/patroni/haproxy.cfg): always the primary. */
   haproxyPort: number;
   url(port: number): string;
-  /** The member Patroni names leader now, once there is one and it takes writes (other than `not`, or `is` itself). */
+  /** The member Patroni names leader, once it takes writes (other than `not`, or `is` itself). */
   waitForPrimary(options?: { not?: Member; is?: Member }): Promise<Member>;
   /** SIGKILLs a member's Patroni and PostgreSQL, as a lost machine. */
   kill(member: Member): void;
@@ -60,12 +57,11 @@ export interface PatroniCluster {
   start(member: Member): Promise<void>;
   /** A planned switchover to `candidate` (or any synchronous standby). */
   switchover(candidate?: Member): Promise<void>;
-  /** Waits until every member runs and (with more than one) one is a synchronous standby: the cluster can fail over again. */
+  /** Waits until every member runs and (with more than one) one is a synchronous standby, able to fail over again. */
   waitUntilHealthy(): Promise<void>;
   /**
-   * Makes a healthy cluster's replica `member` its synchronous standby, the only member a switchover may go to in
-   * synchronous mode: Patroni keeps a healthy synchronous standby, so the one there now is stopped until `member` is
-   * chosen, then started again.
+   * Makes replica `member` the synchronous standby, the only member a switchover may go to in synchronous mode: Patroni
+   * keeps a healthy one, so the one there now is stopped until `member` is chosen.
    */
   makeSyncStandby(member: Member): Promise<void>;
   stop(): Promise<void>;
@@ -96,8 +92,8 @@ function asPostgres(command: string, args: string[], log: string): ChildProcess 
 }
 
 /**
- * Three (or `size`) Patroni members over one etcd, on private ports of loopback, with HAProxy in front. One member is
- * a single PostgreSQL with the same settings and path (the benchmark's baseline for a replicated one).
+ * `size` Patroni members over one etcd on loopback, with HAProxy in front; one member is a single PostgreSQL with the
+ * same settings and path (the benchmark's baseline for a replicated one).
  */
 export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-patroni-'));
@@ -258,7 +254,7 @@ function haproxyConfig(dir: string, port: number, members: Member[]): string {
   return file;
 }
 
-/** One short-lived connection as the superuser; a member that stops answering mid-query fails it instead of stalling the poll. */
+/** One short-lived superuser connection; a member that stops answering fails it instead of stalling the poll. */
 async function admin<T>(port: number, database: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/${database}`, connectionTimeoutMillis: 2_000, query_timeout: 30_000 });
   await client.connect();
@@ -277,7 +273,7 @@ async function writable(port: number): Promise<boolean> {
   }
 }
 
-/** The rows of the pets table on `port` (the primary's), for the count after the faults. */
+/** The pets table on `port` (the primary's), for the count after the faults. */
 export async function storedPets(port: number): Promise<Array<{ id: number; name: string }>> {
   return admin(port, CLUSTER_DATABASE, async (client) => (await client.query('SELECT id::int AS id, name FROM pets ORDER BY id')).rows);
 }

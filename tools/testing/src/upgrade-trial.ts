@@ -15,7 +15,7 @@ const ALONE_MS = 2_000;
 const OVERLAP_AFTER_READY_MS = 3_000;
 /** Longest wait for one answer: a service that stops answering fails the trial rather than holding it. */
 const ANSWER_WITHIN_MS = 30_000;
-/** Longest wait for the new build to find, by name, every pet acknowledged during the trial (its backfill runs every 5 s). */
+/** Longest wait for the new build's name search to find every acknowledged pet (its backfill runs every 5 s). */
 const FOUND_WITHIN_MS = 60_000;
 
 export type TrialDatabase = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -23,17 +23,16 @@ export type TrialDatabase = { kind: 'sqlite'; file: string } | { kind: 'postgres
 export interface UpgradeTrialOptions {
   /** An empty database, the caller's to make and to drop. */
   database: TrialDatabase;
-  /** The earlier release's built service (its main.js). */
+  /** The earlier release's built main.js. */
   from: string;
   /** The build upgraded to; this checkout's by default. */
   to?: string;
   /** Pets stored before the upgrade. */
   pets: number;
-  /** Requests per second of the load (half creates, half lists) during the trial. */
+  /** Requests per second during the trial, half creates, half lists. */
   rate: number;
   /** Longest wait for an instance to be ready (the new build migrates the pets in this time). */
   readyWithinMs: number;
-  /** Where the instances' logs go. */
   logDir: string;
 }
 
@@ -41,24 +40,23 @@ export interface UpgradeTrial {
   /** From the new build's spawn until /health/live, then /health/ready, answered 200. */
   liveMs: number;
   readyMs: number;
-  /** Creates sent during the trial (to the earlier release, then to both), and how long each took to be answered. */
+  /** Creates sent (to the earlier release, then to both), and how long each took to be answered. */
   creates: { sent: number; acknowledged: number; p50Ms: number; p99Ms: number; maxMs: number; overOneSecond: number };
   lists: number;
-  /** Every answer other than the one expected (201, 200), as "POST 503 …", and every request that got no answer. */
+  /** Every unexpected answer, as "POST 503 …", and every request left unanswered. */
   failures: string[];
   /** Acknowledged creates not stored under the id they were given, and names stored more than once. */
   stored: { missing: number; duplicates: number };
   /** Acknowledged pets that the new build's name search does not find within a minute. */
   unfound: string[];
-  /** The database's size before the new build started, and once it is ready and the load is over. */
+  /** The database's size before the new build started, and at the end. */
   bytes: { before: number; after: number };
 }
 
 /**
- * A rolling upgrade as an operator runs it: the earlier release makes its schema, `pets` pets are stored as it stores
- * them, and it serves creates and lists; the new build starts beside it on the same database and migrates while the
- * load goes on, then both serve it for a while. Reports what was seen; the caller judges it (the upgrade test in the
- * suite, `npm run bench -- --upgrade`).
+ * A rolling upgrade as an operator runs it: the earlier release makes its schema, stores `pets` pets and serves creates
+ * and lists; the new build starts beside it on the same database and migrates under the load, then both serve. Reports
+ * what was seen for the caller to judge (the upgrade test, `npm run bench -- --upgrade`).
  */
 export async function upgradeTrial(options: UpgradeTrialOptions): Promise<UpgradeTrial> {
   const url = databaseUrl(options.database);
@@ -119,7 +117,7 @@ export async function upgradeTrial(options: UpgradeTrialOptions): Promise<Upgrad
 
 const databaseUrl = (database: TrialDatabase) => (database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url);
 
-// Names and statuses as the benchmark's seed makes them (mostly available, 10% sold, a rare pending).
+// Names and statuses as the benchmark's seed makes them (mostly available, a tenth sold, a rare pending).
 const SEED_SELECT = `'Pet ' || n, 1 + n % 50, CASE WHEN n % 1000 = 0 THEN 'pending' WHEN n % 10 = 5 THEN 'sold' ELSE 'available' END`;
 
 /** `count` pets in one statement, without search keys, as release 1.0 stored them; an earlier 1.1 keys them at start. */
@@ -186,8 +184,8 @@ interface LoadReport {
 }
 
 /**
- * Creates (with an Idempotency-Key) and lists, half and half, spread over the origins in turn (a load balancer's round
- * robin: `origins` may grow while it runs) at `rate` requests per second.
+ * Creates (with an Idempotency-Key) and lists, half and half, at `rate` requests per second, round robin over
+ * `origins`, which may grow while it runs.
  */
 function startLoad(origins: string[], rate: number): { stop: () => Promise<LoadReport> } {
   const report: LoadReport = { prefix: `upgrade-${randomUUID().slice(0, 8)}-`, acknowledged: new Map(), createMs: [], lists: 0, failures: [] };

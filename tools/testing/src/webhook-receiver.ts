@@ -4,10 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 
-/**
- * The service's leave to deliver to a receiver of this module: it listens on 127.0.0.1 over plain http, which the
- * service refuses by default.
- */
+/** Lets the service deliver to this receiver, which listens on 127.0.0.1 over plain http (refused by default). */
 export const WEBHOOK_RECEIVER_ENV = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
 
 /** One request to the receiver, as it arrived and as it was answered. */
@@ -17,11 +14,11 @@ export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   /** The body as it arrived: what the signature covers. */
   body: string;
-  /** The body parsed as JSON; undefined if it is not JSON. */
+  /** The body parsed, or undefined if it is not JSON. */
   event: unknown;
   /** The sender's port on its end of the connection: which process sent it (see localPortsTo). */
   remotePort: number;
-  /** With `verify`: why its signature did not verify. It was answered 401 and is not counted as delivered. */
+  /** With `verify`: why its signature failed; answered 401, not counted as delivered. */
   badSignature?: string;
   /**
    * A status; `hang`: never answered (the sender's attempt times out); `cut`: the sender went away before the answer,
@@ -32,27 +29,23 @@ export interface ReceivedWebhook {
 
 export interface WebhookReceiverOptions {
   /**
-   * The answer to each request, from its number (from 0, in arrival order) and the request; 204 by default. Asked when
-   * the answer is due (after `hold` and `delayMs`), so a test may change its mind while requests are held.
+   * The answer to request number `index` (from 0); 204 by default. Asked when due (after `hold` and `delayMs`), so a
+   * test may change its mind meanwhile.
    */
   answer?: (index: number, request: ReceivedWebhook) => number | 'hang';
   /**
-   * Checks each signature against `secret` with the reference verifier (`standardwebhooks`) and answers a bad one 401
-   * at once. Off when the test registers the endpoint with a secret of the service's making and checks it itself.
+   * Checks each signature against `secret` (`standardwebhooks`), answering a bad one 401; off when the test checks a
+   * secret of the service's making itself.
    */
   verify?: boolean;
   /**
-   * Works this long on each request before answering, as a receiver that commits before it answers: requests stay in
-   * flight, and one whose sender dies meanwhile is `cut`, not taken in.
+   * Works this long on each request before answering, as a receiver that commits first: a request whose sender dies
+   * meanwhile is `cut`, not taken in.
    */
   delayMs?: number;
   /** Works on nothing until `release()`: every request stays in flight, so that a test can kill its sender then. */
   hold?: boolean;
-  /**
-   * False: keeps nothing of the requests, only counts them (`received` stays empty, and `duplicates`, which needs every
-   * webhook-id, 0). For a benchmark, where hundreds of thousands of deliveries would otherwise pile up in memory beside
-   * what is measured.
-   */
+  /** False: only counts (`received` stays empty, `duplicates` 0), so that a benchmark's deliveries do not pile up. */
   record?: boolean;
 }
 
@@ -62,9 +55,9 @@ export interface WebhookCounts {
   received: number;
   /** Requests answered 2xx: taken in. */
   delivered: number;
-  /** Of those, the ones whose webhook-id had been answered 2xx before: allowed (at least once), counted. */
+  /** Of those, the ones whose webhook-id was taken in before (at-least-once delivery allows them). */
   duplicates: number;
-  /** With `verify`: requests answered 401 for their signature. */
+  /** With `verify`: requests answered 401. */
   badSignatures: number;
   /** Requests whose sender went away before the answer. */
   cut: number;
@@ -85,16 +78,15 @@ export interface WebhookReceiver {
   /** Ends `hold`: the requests held are worked on now, and the next ones as they come. */
   release(): void;
   /**
-   * Until `done()` holds, checked whenever a request arrives or is answered (so it should depend on what the receiver
-   * got), e.g. `() => receiver.counts().delivered >= 3`. False if `timeoutMs` ran out first: a deadline for a slow
-   * machine, not a measure, so it is generous by default.
+   * Until `done()` holds, checked whenever a request arrives or is answered; false if `timeoutMs` ran out first (a
+   * generous deadline for a slow machine, not a measure).
    */
   waitFor(done: () => boolean, timeoutMs?: number): Promise<boolean>;
   /** Stops listening and cuts the connections still open (those of requests left hanging). */
   close(): Promise<void>;
 }
 
-/** The default deadline of `waitFor`: for a machine several times slower than a quiet one, as Jest's testTimeout. */
+/** `waitFor`'s default, as Jest's testTimeout: room for a machine several times slower than a quiet one. */
 const WAIT_MS = 60_000;
 
 /** A webhook endpoint on 127.0.0.1 that records what it is sent and answers as the test chooses. */
@@ -109,7 +101,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
   const open = new Set<ReceivedWebhook>();
   let held: Array<() => void> | undefined = hold ? [] : undefined;
 
-  // Whatever changes runs the waits' checks once, after the burst of events it came in: not once per request.
+  // The waits' checks run once per burst of events, not once per request.
   const checks = new Set<() => void>();
   let checking = false;
   const changed = () => {

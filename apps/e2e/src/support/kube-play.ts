@@ -6,15 +6,13 @@ import { type KubeObject, render } from './kustomize';
 import { anonymousVolumesOf, containerAddress, IMAGE, logsOf, podman, podmanOk, waitFor200 } from './podman';
 
 // An overlay of deploy/kubernetes played by `podman kube play` (podman 4.3), as close to the rendered objects as podman
-// allows. It plays a Deployment's replicas, a ConfigMap, a PersistentVolumeClaim (as a named volume), the security
-// context, the read-only root, an emptyDir and a secret volume; it plays no Secret object but mounts a podman secret
-// holding one. Left out: the `ports:` list, which podman would publish on the host (replicas would collide); each pod
-// is reached at its address on the network instead. Objects are renamed after the run, so that nothing of an
-// operator's is touched.
+// allows; it plays no Secret object, so a podman secret holds one. The `ports:` list is left out: podman would publish
+// it on the host, where replicas would collide, so each pod is reached at its network address. Objects are renamed
+// after the run, so that nothing of an operator's is touched.
 
 export interface Replica {
   container: string;
-  /** Its API at its pod's address on the network. */
+  /** Its API at its pod's network address. */
   origin: string;
 }
 
@@ -29,7 +27,7 @@ export interface PlayedOverlay {
   down(): void;
   /** Plays the same objects again (after `down`), and waits for the replicas. */
   play(): Promise<Replica[]>;
-  /** Everything of the run: the pods, the secret, and the volumes (the claim's too). */
+  /** Everything of the run: pods, secret and volumes (the claim's too). */
   remove(): void;
 }
 
@@ -48,8 +46,8 @@ export const originOf = (container: string, network: string): string => `http://
 export async function playOverlay(overlay: string, { name, network, secret, config = {} }: PlayOptions): Promise<PlayedOverlay> {
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
   const secretName = `${name}-secrets`;
-  // podman 4.3 writes each value of `data` to its file as it finds it (no base64 decoding: kubectl's output would
-  // arrive encoded) and ignores `stringData`: the values stand in `data` as they are.
+  // podman 4.3 writes each `data` value to its file as is (no base64 decoding) and ignores `stringData`, so the values
+  // stand in `data` unencoded.
   writeFileSync(join(dir, 'secret.yaml'), stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: secretName }, data: secret }));
   podmanOk('secret', 'create', secretName, join(dir, 'secret.yaml'));
 
@@ -59,8 +57,7 @@ export async function playOverlay(overlay: string, { name, network, secret, conf
   const deployment = objects.find(({ kind }) => kind === 'Deployment');
   if (!configMap?.data || !deployment) throw new Error(`the ${overlay} overlay has no ConfigMap or no Deployment`);
   Object.assign(configMap.data, config);
-  // Where an autoscaler owns the count, the Deployment has none: the autoscaler raises it to its minimum at once;
-  // podman has no autoscaler, so it plays that minimum.
+  // Where an autoscaler owns the count, the Deployment has none; podman has no autoscaler, so it plays its minimum.
   const autoscaler = objects.find(({ kind }) => kind === 'HorizontalPodAutoscaler');
   deployment.spec.replicas ??= autoscaler?.spec.minReplicas;
   deployment.metadata.name = name;

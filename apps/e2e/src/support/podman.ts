@@ -4,22 +4,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { onPath } from './prometheus';
 
 // Podman for the tests of the image and of what runs it (Kubernetes manifests, compose.yaml): the repository's
-// settings for these machines, the image built once however many suites ask at the same time, and readiness waits.
+// settings, the image built once however many suites ask at once, and readiness waits.
 
 export const ROOT = join(__dirname, '../../../..');
 
 /** The image every container test runs, built from the Containerfile by tools/containers/build-image.sh. */
 export const IMAGE = 'localhost/petstore:e2e';
 
-/** Each container test starts containers and waits for them (seconds here): room for a machine many times busier. */
+/** Each container test starts containers and waits for them: room for a machine many times busier. */
 export const CONTAINER_TEST_MS = 5 * 60_000;
 
 export const podmanInstalled = onPath('podman');
 
 /**
- * `describe` where podman (and the other `commands` the tests run) is installed; `describe.skip` with a message where
- * one is not, but never under CI, which installs them (.ci/run): there a missing one is a broken runner, and the
- * suite fails instead.
+ * `describe` where podman and the other `commands` are installed, else `describe.skip` with a message; but under CI,
+ * which installs them (.ci/run), a missing one is a broken runner and the suite fails instead.
  */
 export function describeWithPodman(name: string, tests: () => void, commands: string[] = []): void {
   const missing = ['podman', ...commands].filter((command) => !onPath(command));
@@ -51,8 +50,8 @@ export function podmanOk(...args: string[]): string {
 }
 
 /**
- * Runs a tools/containers script under one machine-wide lock: suites in parallel Jest workers would otherwise build
- * the same base images and layers side by side. The second caller finds them made and cached.
+ * Runs a tools/containers script under one machine-wide lock, so that suites in parallel Jest workers do not build the
+ * same images side by side: the second caller finds them cached.
  */
 function underBuildLock(script: string, args: string[] = []): void {
   if (!podmanInstalled) throw new Error('podman is not on PATH: .ci/run installs it');
@@ -60,13 +59,13 @@ function underBuildLock(script: string, args: string[] = []): void {
   if (result.status !== 0) throw new Error(`${script} failed (${result.status}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
 }
 
-/** The service's image, as an operator builds it (cached layers make this quick after the first build). */
+/** The service's image, as an operator builds it. */
 export const buildImage = (): void => underBuildLock('build-image.sh', [IMAGE]);
 
 /** PostgreSQL, Redis and HAProxy under their official names: pulled, or made from Debian's packages. */
 export const makeServiceImages = (): void => underBuildLock('service-images.sh');
 
-/** A setup step that may build images: a cold build compiles sqlite3 (docs/performance.md). */
+/** A setup step that may build images: a cold build compiles sqlite3 (docs/performance.md, "The container image"). */
 export const BUILD_MS = 45 * 60_000;
 
 /** The address of a container on a podman network, which this machine (podman runs as root) reaches directly. */
@@ -76,7 +75,7 @@ export function containerAddress(container: string, network: string): string {
   return address;
 }
 
-/** Waits for `url` to answer 200 (60 s by default); else throws with what `describe()` tells (a container's log). */
+/** Waits for `url` to answer 200, else throws with what `describe()` tells (a container's log). */
 export async function waitFor200(url: string, describe: () => string, waitMs = 60_000): Promise<void> {
   const deadline = Date.now() + waitMs;
   let last = 'no answer';

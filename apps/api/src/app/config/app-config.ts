@@ -22,7 +22,6 @@ const integer = (min: number, max: number) =>
 /** Longest PUBLIC_BASE_URL or STAGING_BASE_URL: the OpenAPI document bounds the `Link` headers built from it. */
 export const BASE_URL_MAX_LENGTH = 2000;
 
-// An absolute http(s) address whose path ends in the version segment; stored without a trailing slash.
 const baseUrl = z
   .string()
   .trim()
@@ -53,7 +52,6 @@ const databaseUrl = z
     return z.NEVER;
   });
 
-// Browser origins allowed to call the API; each must be exactly scheme://host[:port].
 const corsOrigins = z
   .string()
   .transform((raw) => raw.split(',').map((origin) => origin.trim()).filter(Boolean))
@@ -61,7 +59,7 @@ const corsOrigins = z
     message: 'must be comma-separated origins such as https://app.example.com (scheme, host and port only)',
   });
 
-// Keys travel as RFC 6750 bearer tokens (token68 characters); the message never repeats a key.
+// Keys travel as RFC 6750 bearer tokens (token68); the message never repeats a key.
 const apiKeys = z
   .string()
   .transform((raw) => raw.split(',').map((key) => key.trim()).filter(Boolean))
@@ -95,7 +93,6 @@ const flag = z
   .refine((value) => value === 'true' || value === 'false', 'must be true or false')
   .transform((value) => value === 'true');
 
-// Seconds between a message's attempts, e.g. "5,300,1800": the retries after the first attempt, then it fails.
 const retrySchedule = z.string().transform((raw, ctx) => {
   try {
     return parseRetrySchedule(raw);
@@ -105,7 +102,7 @@ const retrySchedule = z.string().transform((raw, ctx) => {
   }
 });
 
-/** What the webhook deliveries and `npm run webhooks` read: the same rules for registering and for delivering. */
+/** Shared with `npm run webhooks`, so that registering and delivering follow the same rules. */
 const webhookSchema = z.object({
   WEBHOOK_ALLOW_INSECURE: optional(flag.default(false)),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(flag.default(false)),
@@ -113,10 +110,7 @@ const webhookSchema = z.object({
   WEBHOOK_TIMEOUT_MS: optional(integer(100, 60_000).default(10_000)),
 });
 
-/**
- * Where the built service finds the built storefront: beside its own directory (dist/apps/api → dist/apps/storefront),
- * whatever the working directory. Resolved from this file, which the build bundles into dist/apps/api/main.js.
- */
+/** The built storefront beside the built service, whatever the working directory: this file is bundled into main.js. */
 export const BUILT_STOREFRONT_DIR = resolve(__dirname, '../storefront');
 
 const envSchema = databaseFields
@@ -152,7 +146,6 @@ export type DatabaseConfig = DatabaseTarget & {
   poolSize: number;
   /** Longest wait for a connection (PostgreSQL) or a lock (SQLite's busy timeout). */
   connectTimeoutMs: number;
-  /** Longest time one statement may run. */
   statementTimeoutMs: number;
 };
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -162,27 +155,26 @@ export interface AppConfig {
   port: number;
   host: string;
   database: DatabaseConfig;
-  /** Keys accepted as bearer tokens. */
   apiKeys: string[];
   /** Set when no key was configured outside production: a random key that lives as long as the process. */
   developmentKey?: string;
-  /** PUBLIC_BASE_URL, when set; otherwise clients are told where the process listens (see public-base-url.ts). */
+  /** PUBLIC_BASE_URL; unset, clients are told where the process listens (public-base-url.ts). */
   publicBaseUrl?: string;
   stagingBaseUrl?: string;
   /** Requests per second per API key; 0 turns the limit off. */
   rateLimitRps: number;
   /** Failed authentications per minute per client address before it gets 429s; 0 turns this off. */
   authFailuresPerMinute: number;
-  /** Shared store of the rate limits across instances. */
+  /** Rate-limit store shared across instances. */
   redisUrl?: string;
-  /** Longest wait for Redis per limiter call before the call is counted in-process instead. */
+  /** Longest wait for Redis per limiter call before counting in-process instead. */
   redisTimeoutMs: number;
   /** Origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
   logLevel: LogLevel;
   /** The Prometheus listener, apart from the API's; absent when METRICS_PORT=0. */
   metrics?: { port: number; host: string };
-  /** OpenTelemetry's standard variables ask for traces (see {@link tracingRequested}). */
+  /** See {@link tracingRequested}. */
   tracing: boolean;
   webhooks: WebhookConfig;
   /** The built storefront, served at /storefront/; absent when STOREFRONT_ENABLED=false. */
@@ -191,7 +183,7 @@ export interface AppConfig {
 
 /** How webhooks are delivered, and which endpoints may be registered. */
 export interface WebhookConfig {
-  /** `http://` endpoints are accepted as well as `https://` (tests, private networks). */
+  /** `http://` endpoints are accepted too (tests, private networks). */
   allowInsecure: boolean;
   /** Endpoints may resolve to loopback, private, link-local or metadata addresses (tests, private networks). */
   allowPrivateAddresses: boolean;
@@ -211,7 +203,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-/** Validates `env` against `schema`, the `secrets` among it read from their `_FILE` first; every problem at once. */
+/** Validates `env` against `schema`, reading `secrets` from their `_FILE` first; reports every problem at once. */
 function parse<T extends z.ZodTypeAny>(schema: T, env: Env, secrets: readonly FileSecret[] = []): z.output<T> {
   const { env: resolved, problems } = readFileSecrets(env, secrets);
   const parsed = schema.safeParse(resolved);
@@ -273,8 +265,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
 }
 
 /**
- * Whether OpenTelemetry's standard variables ask for traces: an OTLP endpoint, or a traces exporter other than
- * `none`. The SDK reads and checks the variables themselves; without them no tracing code is loaded.
+ * Whether OpenTelemetry's standard variables ask for traces (an OTLP endpoint, or an exporter other than `none`);
+ * without them no tracing code is loaded.
  */
 export function tracingRequested(env: Env): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;

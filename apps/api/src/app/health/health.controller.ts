@@ -7,10 +7,7 @@ import { DatabaseConnection } from '../database/database-connection';
 import { databaseReadOnly, serviceUnavailable } from '../database/database-failure';
 import { ShutdownState } from '../http/shutdown-state';
 
-/**
- * Probes for orchestrators and load balancers; no key needed, nothing secret in them. Which probe asks which, and why:
- * docs/operations.md.
- */
+/** Probes for orchestrators and load balancers, without a key; which asks which, and why: docs/operations.md. */
 @Public()
 @ApiExcludeController()
 @Controller('health')
@@ -31,8 +28,8 @@ export class HealthController {
   @HealthCheck()
   async ready() {
     this.assertNotStopping();
-    // Connected is not enough: the schema must be migrated too, and the database not known to be silent or read-only
-    // now (an instance that cannot create is taken out of a load balancer's pool).
+    // Connected is not enough: the schema must be migrated, and the database not known silent or read-only (an instance
+    // that cannot create leaves the load balancer's pool).
     this.assertNotMigrating();
     if (!this.connection.serving) throw serviceUnavailable();
     if (!this.connection.writable) throw databaseReadOnly();
@@ -44,8 +41,8 @@ export class HealthController {
   }
 
   /**
-   * `SELECT 1` through the pool within a second, as Terminus's TypeORM indicator asks it; ours, because that one loads
-   * `@nestjs/typeorm` by name at run time, which a bundle of the service cannot resolve (docs/performance.md).
+   * Ours, not Terminus's TypeORM indicator, which loads `@nestjs/typeorm` by name at run time, which the bundled service
+   * cannot resolve (docs/performance.md, "Where the memory goes").
    */
   private async pingDatabase() {
     const database = this.indicators.check('database');

@@ -6,31 +6,28 @@ import { ApiException } from '../errors/api-exception';
 import { unknownInput } from './contract-validation.pipe';
 import { syncHook } from './sync-hook';
 
-/**
- * What a route declares about itself (`@RouteRules(...)`, `@Public()`), read once per route when it is registered.
- * Nest's Fastify adapter passes it to Fastify as the route's `config`.
- */
+/** What a route declares about itself; Nest's Fastify adapter passes it to Fastify as the route's `config`. */
 export interface RouteRules {
-  /** The contract's operationId, which metrics and traces name the route's requests by. */
+  /** The contract's operationId, naming the route's requests in metrics and traces. */
   operation?: OperationId;
-  /** The scope the route's API key must hold; checked with authentication, before the body is read. */
+  /** The scope the route's API key must hold; checked before the body is read. */
   scope?: Scope;
-  /** The route answers without an API key (the health probes, the docs); every other route needs one. */
+  /** The route answers without an API key (the health probes, the docs). */
   public?: boolean;
-  /** Headers of every response of the operation, errors included (e.g. getPet's Deprecation and Sunset). */
+  /** Headers of every response, errors included (e.g. getPet's Deprecation and Sunset). */
   headers?: Readonly<Record<string, string>>;
-  /** The operation takes an `application/json` body: anything else is refused before the body is read. */
+  /** Only an `application/json` body is accepted, checked before it is read. */
   jsonBody?: boolean;
   /**
-   * The operation takes no query parameters: any is refused, naming it. A route rule rather than an empty query
-   * class, so that the read by id, the hottest route, runs no validation pipe for a query that must be empty.
+   * Any query parameter is refused: a route rule rather than an empty query class, so that the read by id, the hottest
+   * route, runs no validation pipe.
    */
   noQuery?: boolean;
 }
 
 /**
- * Declares rules for a handler, or for every handler of a controller, merged into the route's config where Nest's
- * `@RouteConfig` would replace it, so that these and `@Public()` on one handler never undo each other.
+ * Declares rules for a handler, or every handler of a controller, merged into the route's config (Nest's `@RouteConfig`
+ * replaces it), so that these and `@Public()` never undo each other.
  * @example @RouteRules({ jsonBody: true, noQuery: true })
  */
 export function RouteRules(rules: RouteRules): ClassDecorator & MethodDecorator {
@@ -50,9 +47,8 @@ const routeHandlers = ({ prototype }: { prototype: object }): unknown[] =>
     .filter((value) => typeof value === 'function' && Reflect.hasMetadata(METHOD_METADATA, value));
 
 /**
- * Gives the routes a plugin registers (Swagger UI's, the CORS preflight route), which no decorator of ours reaches,
- * the rules `matches` says they need, as they are registered. Call before those routes are registered, and before
- * the hooks that read the rules are added (useBearerAuth, useRouteRules): Fastify runs onRoute hooks in that order.
+ * Gives routes a plugin registers (Swagger UI's, the CORS preflight) the rules `matches` says they need. Call before
+ * those routes are registered and before useBearerAuth and useRouteRules: Fastify runs onRoute hooks in that order.
  */
 export function declareRouteRules(fastify: FastifyInstance, matches: (route: RouteOptions) => boolean, rules: RouteRules): void {
   fastify.addHook('onRoute', (route) => {
@@ -61,9 +57,9 @@ export function declareRouteRules(fastify: FastifyInstance, matches: (route: Rou
 }
 
 /**
- * Gives each route the checks and headers it declares, so that no other request pays for them: the media type (415)
- * after authentication and before the body; the query once the body is read, so an unreadable body is reported first;
- * the headers in onSend, which every answer passes through, errors included. Call before routes are registered.
+ * Gives each route only the checks and headers it declares: the media type (415) before the body; the query after it,
+ * so an unreadable body is reported first; the headers in onSend, which errors pass through too. Call before routes
+ * are registered.
  */
 export function useRouteRules(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {

@@ -8,9 +8,8 @@ const BATCH_BYTES = 4096;
 const MAX_WAIT_MS = 1_000;
 
 /**
- * Gathers log lines and hands them to sonic-boom about 4 KiB at a time. sonic-boom can batch on its own (minLength),
- * but then measures its whole pending string on every line (Buffer.byteLength, which flattens it): under load, with
- * a write in flight, that cost more than building the line (measured: see docs/performance.md).
+ * Hands log lines to sonic-boom in batches: its own batching (minLength) measures the whole pending string per line,
+ * which under load cost more than building the line (docs/performance.md, "Where the time of a read by id goes").
  */
 export class LineBatches implements DestinationStream {
   private lines: string[] = [];

@@ -16,8 +16,7 @@ const operationsNeeding = (scope: string) =>
     .map(([operation]) => `\`${operation}\``)
     .join(', ');
 
-// OpenAPI defines scopes for OAuth 2 schemes only (3.1 lets other schemes' requirements name roles, which tools do not
-// show): a bearer scheme's scopes are told in its description.
+// OpenAPI gives scopes to OAuth 2 schemes only, so a bearer scheme's scopes are told in its description.
 const SCHEME_DESCRIPTION =
   'An API key issued by the operator. A key holds one or both scopes: ' +
   SCOPES.map((scope) => `\`${scope}\` (${operationsNeeding(scope)})`).join(', ') +
@@ -36,11 +35,10 @@ export function buildOpenApiDocument(
         '`Authorization: Bearer <key>`. Errors are always the `Error` object `{code, message, status}`.',
     )
     .setVersion(API_VERSION)
-    // 3.1 for its `webhooks`; the decorators write nothing that 3.1 reads differently (no `nullable`, no boolean
-    // `exclusiveMinimum`), and the linters and Swagger UI in the tests read 3.1.
+    // 3.1 for `webhooks`; the decorators write no `nullable` or boolean `exclusiveMinimum`, which 3.1 reads differently.
     .setOpenAPIVersion('3.1.0')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
-    // Keys are opaque strings, not JWTs (addBearerAuth would otherwise claim `bearerFormat: JWT`).
+    // Opaque keys: addBearerAuth would otherwise claim `bearerFormat: JWT`.
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: SCHEME_DESCRIPTION },
       BEARER_SCHEME,
@@ -49,7 +47,7 @@ export function buildOpenApiDocument(
     .addTag('pets', 'Animals offered in the store.');
 
   const options = builder.build();
-  // setContact always writes `url` and `email`, and empty strings would not be valid ones.
+  // setContact always writes `url` and `email`, which may not be empty.
   options.info.contact = { name: 'Pet Store team' };
   options.servers = servers(config, app.getHttpServer().address());
 
@@ -58,8 +56,7 @@ export function buildOpenApiDocument(
     ignoreGlobalPrefix: true,
     extraModels: [PetDto, NewPetDto, ErrorDto],
   });
-  // `Pets` is a named array schema in the interface, and `PetCreatedEvent` the body of a webhook, which no route
-  // takes; decorators describe classes and routes, so both are added here.
+  // Decorators describe classes and routes: the array `Pets` and the webhook body `PetCreatedEvent` are added here.
   document.components = {
     ...document.components,
     schemas: {
@@ -73,17 +70,15 @@ export function buildOpenApiDocument(
       [PET_CREATED_EVENT]: petCreatedEventSchema(getSchemaPath(PetDto)),
     },
   };
-  // The events the service sends, in OpenAPI 3.1's `webhooks` (which @nestjs/swagger's OpenAPIObject does not type).
+  // OpenAPI 3.1's `webhooks`, which @nestjs/swagger's OpenAPIObject does not type.
   Object.assign(document, { webhooks: webhooksDescription(config.webhooks, getSchemaPath(PET_CREATED_EVENT)) });
   if (config.corsOrigins.length > 0) declareAllowOrigin(document, config.corsOrigins);
   return document;
 }
 
 /**
- * First the server the document was loaded from (a relative URL, which OpenAPI resolves against the document's own
- * address and Swagger UI against the page's), so that "Try it out" calls the very service the page came from, at
- * `localhost`, `127.0.0.1` or any port, with no CORS; then production and staging, absolute, for clients elsewhere.
- * addServer cannot write extensions: every server is the public API (`x-internal: false`).
+ * First the server the document was loaded from, as a relative URL, so that "Try it out" calls the service the page
+ * came from, without CORS; then production and staging. Written by hand, as addServer cannot write extensions.
  */
 function servers(config: Pick<AppConfig, 'publicBaseUrl' | 'port' | 'stagingBaseUrl'>, listening: AddressInfo | string | null) {
   return [
@@ -98,9 +93,8 @@ function servers(config: Pick<AppConfig, 'publicBaseUrl' | 'port' | 'stagingBase
 }
 
 /**
- * With CORS on, every answer of every operation to an allowed origin carries `Access-Control-Allow-Origin` (the CORS
- * hook runs before authentication, so 401 and 429 too). Decorators are evaluated once, when the classes load, and
- * cannot depend on configuration, so this header is added to the generated document here.
+ * With CORS on, every answer to an allowed origin carries `Access-Control-Allow-Origin` (the CORS hook runs before
+ * authentication, so 401 and 429 too). Decorators cannot depend on configuration, so the header is added here.
  */
 function declareAllowOrigin(document: OpenAPIObject, origins: readonly string[]): void {
   for (const item of Object.values(document.paths)) {

@@ -7,11 +7,11 @@ export class WebhookAddressError extends Error {
   override readonly name = 'WebhookAddressError';
 }
 
-/** The longest webhook URL accepted; longer ones are no one's endpoint. */
+/** The longest webhook URL accepted. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
-// Addresses that reach this host, its networks or its cloud's metadata service rather than the public Internet:
-// a URL that resolves to one would let whoever registers it make the service call inside its own network.
+// Addresses of this host, its networks or its cloud's metadata service: a URL that resolves to one would let whoever
+// registers it make the service call inside its own network.
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network"
@@ -45,13 +45,13 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-// IPv6 addresses that carry an IPv4 address in their last 32 bits and reach it: IPv4-mapped addresses, through this
-// host's own IPv4 stack, and NAT64 addresses, through the network's translator.
+// IPv6 addresses that reach the IPv4 address in their last 32 bits: IPv4-mapped (this host's own IPv4 stack) and
+// NAT64 (the network's translator).
 const EMBEDS_IPV4 = new BlockList();
 EMBEDS_IPV4.addSubnet('::ffff:0:0', 96, 'ipv6');
 EMBEDS_IPV4.addSubnet('64:ff9b::', 96, 'ipv6');
 
-/** Whether an IP address is on the public Internet: false for loopback, private, link-local, metadata and reserved ranges. */
+/** Whether an IP address is public: false for loopback, private, link-local, metadata and reserved ranges. */
 export function isPublicAddress(ip: string): boolean {
   const family = isIP(ip);
   if (family === 4) return !NOT_PUBLIC.check(ip, 'ipv4');
@@ -62,8 +62,8 @@ export function isPublicAddress(ip: string): boolean {
 }
 
 /**
- * The addresses a webhook host resolves to (or the IP literal itself, bracketed or not), refused as a whole when any of
- * them is not public and private addresses are not allowed: the connection may go to any one of them.
+ * The addresses a webhook host (or IP literal) stands for, refused as a whole when any is not public and private ones
+ * are not allowed: the connection may go to any of them.
  */
 export async function resolvePermittedAddresses(hostname: string, allowPrivate: boolean): Promise<{ address: string; family: 4 | 6 }[]> {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
@@ -79,9 +79,8 @@ export async function resolvePermittedAddresses(hostname: string, allowPrivate: 
 }
 
 /**
- * Parses a webhook URL and refuses what the service will not call: other schemes, `http:` unless allowed, credentials
- * in the URL (they would be sent to whoever answers, and logged with the URL) and fragments (never sent anyway).
- * The host's addresses are checked separately, by resolvePermittedAddresses, at registration and at each delivery.
+ * Parses a webhook URL, refusing other schemes, `http:` unless allowed, credentials (sent to whoever answers, and
+ * logged) and fragments. The host's addresses are resolvePermittedAddresses's to check.
  */
 export function checkWebhookUrl(raw: string, options: { allowInsecure: boolean }): URL {
   if (raw.length > WEBHOOK_URL_MAX_LENGTH) throw new WebhookAddressError(`webhook URL is longer than ${WEBHOOK_URL_MAX_LENGTH} characters`);
@@ -100,9 +99,8 @@ export function checkWebhookUrl(raw: string, options: { allowInsecure: boolean }
 
 type ResolvedAddress = { address: string; family: number };
 
-// getaddrinfo blocks one of libuv's four pool threads until the resolver answers, and SQLite's statements need those
-// threads too. Deliveries to one host share the lookup under way, and at most two lookups run at once, so that a slow
-// or throttled resolver (a burst of 32 deliveries, each waiting out its timeouts) cannot take the pool from the database.
+// getaddrinfo holds one of libuv's four pool threads until the resolver answers, and SQLite needs them too: lookups of
+// one host are shared and at most two run at once, so that a slow resolver cannot take the pool from the database.
 const lookupSlots = pLimit(2);
 const lookupsUnderWay = new Map<string, Promise<ResolvedAddress[]>>();
 
@@ -122,12 +120,12 @@ async function lookup(host: string): Promise<ResolvedAddress[]> {
   }
 }
 
-/** The IPv4 address in the last 32 bits of an IPv6 address, written either in hexadecimal groups or dotted. */
+/** The IPv4 address in an IPv6 address's last 32 bits, written in hexadecimal groups or dotted. */
 function embeddedIpv4(ip: string): string {
   const groups = ip.split(':');
   const last = groups[groups.length - 1];
   if (last.includes('.')) return last;
-  // An empty group is the "::" run of zero groups; at least one zero group stands where it is.
+  // An empty group is the "::" run of zero groups.
   const [high, low] = groups.slice(-2).map((group) => parseInt(group || '0', 16));
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }

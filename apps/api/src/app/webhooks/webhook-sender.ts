@@ -18,9 +18,8 @@ export interface WebhookRequest {
   /** The Standard Webhooks headers of this attempt. */
   headers: Record<string, string>;
   body: string;
-  /** The deadline of the whole attempt: resolution, connection, sending and the response head. */
+  /** The whole attempt's deadline: resolution, connection, sending and the response head. */
   timeoutMs: number;
-  /** Whether the host may resolve to loopback, private or link-local addresses. */
   allowPrivate: boolean;
   /** Cancels the attempt, e.g. at shutdown. */
   signal?: AbortSignal;
@@ -31,9 +30,8 @@ const RESPONSE_BODY_LIMIT = 4096;
 const USER_AGENT = 'petstore-webhooks/1';
 
 /**
- * Connections kept open between attempts to one host, for a few seconds: an endpoint that takes a stream of events
- * would otherwise cost a TCP (and TLS) handshake per message. A kept connection was made to an address checked when
- * it was opened (the pinned lookup below), and only an answer read to its end leaves its connection for reuse.
+ * Kept open between attempts for a few seconds, sparing a stream of events a handshake per message; each connection
+ * went to an address checked when it was opened (the pinned lookup below).
  */
 const KEEP_ALIVE = { keepAlive: true, timeout: 5_000, maxFreeSockets: 32 };
 const agents = { 'http:': new HttpAgent(KEEP_ALIVE), 'https:': new HttpsAgent(KEEP_ALIVE) };
@@ -42,10 +40,8 @@ class DeadlineExceeded extends Error {}
 class Cancelled extends Error {}
 
 /**
- * POSTs a webhook and reports the outcome: delivered on a 2xx answer, failed on anything else. Never throws.
- *
- * The host is resolved and its addresses checked once, and the connection goes to those very addresses, so a DNS answer
- * that changes in between (rebinding) cannot reach a refused one. Redirects are not followed: a 3xx answer is a failure.
+ * POSTs a webhook: delivered on a 2xx answer, failed otherwise (a redirect too); never throws. The connection goes to
+ * the very addresses checked, so that DNS rebinding cannot reach a refused one.
  */
 export async function sendWebhook(request: WebhookRequest): Promise<DeliveryResult> {
   const started = performance.now();
@@ -94,7 +90,7 @@ async function post(request: WebhookRequest, signal: AbortSignal): Promise<numbe
     outgoing.on('response', (response: IncomingMessage) => {
       const statusCode = response.statusCode ?? 0;
       let ended = false;
-      // Unless the answer was read to its end, the connection is closed rather than left for reuse.
+      // Only an answer read to its end leaves its connection for reuse.
       const done = () => {
         if (!ended) outgoing.destroy();
         resolve(statusCode);
@@ -107,7 +103,6 @@ async function post(request: WebhookRequest, signal: AbortSignal): Promise<numbe
         if (received >= RESPONSE_BODY_LIMIT) done();
       });
       response.on('error', done);
-      // Read to its end: the connection goes back to the agent.
       response.on('end', () => {
         ended = true;
         resolve(statusCode);

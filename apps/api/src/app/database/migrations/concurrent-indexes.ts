@@ -12,10 +12,9 @@ const BUILDING_POLL_MS = 500;
 const PROGRESS_POLL_MS = 5_000;
 
 /**
- * Two builds on one table that start at the same moment wait for each other, and PostgreSQL cancels one (deadlock
- * detected); two of one name, the second refused (the name taken); two drops of one invalid index, or two ANALYZEs of
- * one table, the second refused as it updates the same catalog row ("tuple concurrently updated", an internal error).
- * Either way the loser waits and looks again.
+ * Instances racing: two builds on one table started together deadlock and PostgreSQL cancels one; a second build of
+ * one name finds it taken; two drops of one invalid index, or two ANALYZEs, collide on a catalog row ("tuple
+ * concurrently updated", an internal error). The loser waits and looks again.
  */
 const RACED_BUILD = new Set(['40P01', '23505', '42P07']);
 const raced = (error: unknown) => {
@@ -24,9 +23,8 @@ const raced = (error: unknown) => {
 };
 
 /**
- * Builds the index unless a valid one is there. Instances starting together take turns: each waits while any index
- * of `pets` is being built (one build waits for every transaction older than itself, another build's included). A
- * build that failed or was cancelled leaves an INVALID index behind, dropped here and built again.
+ * Builds the index unless a valid one is there. Instances take turns, as one build waits for every older transaction,
+ * another build's included. A failed or cancelled build leaves an INVALID index behind, dropped here and built again.
  */
 export async function buildConcurrently(queryRunner: QueryRunner, name: string, definition: string): Promise<void> {
   const progress = progressOf(queryRunner);
@@ -50,9 +48,8 @@ export async function buildConcurrently(queryRunner: QueryRunner, name: string, 
 }
 
 /**
- * Waits while another session builds an index of `pets`, which takes the table's lock that ANALYZE, VACUUM and builds
- * need. A step as long as the build it waits for: reported so, so that this instance answers its probes meanwhile, as
- * the building one does. Returns the table's estimated rows.
+ * Waits while another session builds an index of `pets`, holding the lock that ANALYZE, VACUUM and builds need; reported
+ * as a step, so that this instance answers its probes meanwhile. Returns the table's estimated rows.
  */
 export async function waitForOtherBuilds(queryRunner: QueryRunner, step: string): Promise<number> {
   const [{ rows }] = (await queryRunner.query(`SELECT greatest(reltuples, 0)::bigint AS rows FROM pg_class WHERE oid = 'pets'::regclass`)) as Array<{ rows: string }>;
@@ -68,7 +65,7 @@ export async function waitForOtherBuilds(queryRunner: QueryRunner, step: string)
   return Number(rows);
 }
 
-/** How far the build of an index on `pets` is, as a fraction: the blocks of the table read, then the entries sorted. */
+/** A build's progress as a fraction: the table's blocks read, then the entries sorted. */
 async function reportBuild(queryRunner: QueryRunner, report: (fraction: number) => void): Promise<void> {
   try {
     const [build] = (await queryRunner.connection.query(
@@ -83,7 +80,7 @@ async function reportBuild(queryRunner: QueryRunner, report: (fraction: number) 
   }
 }
 
-/** The indexes of `pets` there are now, each rebuilt beside the old one, which goes once the new one is ready. */
+/** Rebuilds each index of `pets` beside the old one, which goes once the new one is ready. */
 export async function reindexConcurrently(queryRunner: QueryRunner): Promise<void> {
   const indexes = (await queryRunner.query(`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'pets'::regclass AND indisvalid`)) as Array<{ name: string }>;
   const progress = progressOf(queryRunner);
@@ -112,13 +109,10 @@ export async function dropUnfinishedRebuilds(queryRunner: QueryRunner): Promise<
   for (const { name } of unfinished) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
 }
 
-/** ANALYZE pets; two at once may collide on the statistics' catalog rows ("tuple concurrently updated"): again. */
+/** ANALYZE pets, run again when another instance's ANALYZE collided with it. */
 export const analyze = (queryRunner: QueryRunner): Promise<void> => untilNotRaced(queryRunner, 'ANALYZE pets');
 
-/**
- * A statement that changes a catalog row, which another instance's same statement may be changing too (CREATE OR
- * REPLACE FUNCTION, ANALYZE): run again until it is not the one refused.
- */
+/** Runs a statement that changes a catalog row (CREATE OR REPLACE FUNCTION, ANALYZE) until it wins its race. */
 export async function untilNotRaced(queryRunner: QueryRunner, sql: string): Promise<void> {
   for (;;) {
     try {

@@ -2,12 +2,12 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { progressOf } from './migration-progress';
 import { inTurn } from './write-lock-pause';
 
-// The index of names' one- and two-character pieces, which serves a name search shorter than a trigram
+// The index of names' one- and two-character pieces, for searches shorter than a trigram
 // (IndexShortNames1796000000003). Its form is fixed once released: every stored pet was indexed by it.
 
 /**
- * The token a piece of a search key is indexed and looked up as: the hex of its UTF-8 bytes, which SQLite's `hex()`
- * writes too, so that any character (a space, a quote, a letter the tokenizer would fold or split on) is one ASCII word.
+ * A search-key piece's token: the hex of its UTF-8 bytes, as SQLite's `hex()` writes it, so that any character (a
+ * space, a quote, a letter the tokenizer would fold or split on) is one ASCII word.
  */
 export const shortPieceToken = (piece: string): string => Buffer.from(piece, 'utf8').toString('hex').toUpperCase();
 
@@ -20,9 +20,8 @@ export const sqliteShortPiecesOf = (key: string) => `(SELECT group_concat(hex(su
   FROM json_each('[' || substr(replace(hex(zeroblob(length(${key}))), '00', ',0'), 2) || ']') AS j)`;
 
 /**
- * PostgreSQL: `pet_name_pieces(key)`, each character and each pair of neighbours (duplicates are one entry in the GIN
- * index). IMMUTABLE, as an index on it requires: it reads nothing but its argument. PL/pgSQL, whose loop costs a
- * fraction of the same in SQL (docs/performance.md).
+ * PostgreSQL: `pet_name_pieces(key)`, each character and each pair of neighbours; IMMUTABLE, as an index on it requires.
+ * PL/pgSQL, whose loop is cheaper than the same in SQL (docs/performance.md, "Searches shorter than a trigram").
  */
 export const POSTGRES_PIECES_FUNCTION = `CREATE OR REPLACE FUNCTION pet_name_pieces(key text) RETURNS text[]
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -40,8 +39,7 @@ const BATCH = 2_000;
 const FILL_SQL = {
   // The migration's bookmark: `until` is the highest id when the triggers began, `through` how far the fill is.
   bookmark: 'SELECT through, until FROM pets_name_short_fill',
-  // REPLACE: a pet a trigger indexed before the fill got to it (its key written or refolded meanwhile) comes out the
-  // same.
+  // REPLACE: a pet a trigger already indexed (its key written or refolded meanwhile) comes out the same.
   fill: `INSERT OR REPLACE INTO pets_name_short (rowid, pieces)
     SELECT id, ${sqliteShortPiecesOf('name_key')} FROM pets WHERE id > ? AND id <= ? AND name_key IS NOT NULL`,
   advance: 'UPDATE pets_name_short_fill SET through = max(through, ?)',
@@ -49,10 +47,9 @@ const FILL_SQL = {
 };
 
 /**
- * SQLite: indexes the pieces of the pets stored before the index's triggers, a batch of ids per transaction, after
- * the migration's lock is let go. Where it stopped is kept in the database (pets_name_short_fill), so a stopped fill
- * resumes at the next start, and processes starting together share the work; the bookmark goes when the fill is done.
- * A process is ready only once it saw it go, so no search of this version reads a half-filled index.
+ * SQLite: indexes the pets stored before the index's triggers, a batch of ids per transaction, after the migration's
+ * lock is let go. The bookmark in the database (pets_name_short_fill) lets a stopped fill resume and processes starting
+ * together share the work; a process is ready only once it saw the bookmark go, so no search reads a half-filled index.
  */
 export async function fillShortNameIndex(on: DataSource | QueryRunner): Promise<void> {
   const [start] = (await on.query(FILL_SQL.bookmark)) as Bookmark[];
@@ -73,8 +70,8 @@ interface Bookmark {
 }
 
 /**
- * One batch, in one write transaction (one fsync), the bookmark read under its lock: another process filling too, or
- * the one that deleted the bookmark, is seen. Returns how far the fill is, or nothing once it is done.
+ * One batch in one write transaction, the bookmark read under its lock so that another process's progress is seen.
+ * Returns how far the fill is, or nothing once it is done.
  */
 async function fillBatch(on: DataSource | QueryRunner): Promise<number | undefined> {
   await on.query('BEGIN IMMEDIATE');
