@@ -213,6 +213,21 @@ describe(PetStore.name, () => {
     await repeat;
   });
 
+  it('reports how many creates wait for the next group commit while one is written', async () => {
+    const first = sut.insert(newPet('a'));
+    await settle();
+    const during = ['b', 'c', 'd'].map((name) => sut.insert(newPet(name)));
+    const scrape = await metrics.registry.metrics();
+    expect(scrape).toContain('# HELP petstore_group_commit_waiting Creates gathered for the next group commit while one is being written.');
+    expect(scrape).toContain('petstore_group_commit_waiting 3');
+    sql.inserts[0].finish();
+    await first;
+    await settle();
+    sql.inserts[1].finish();
+    await Promise.all(during);
+    expect(await metrics.registry.metrics()).toContain('petstore_group_commit_waiting 0');
+  });
+
   it('reports how many requests each lookup answered, by kind', async () => {
     const byId = [sut.findById(1), sut.findById(2), sut.findById(3), sut.findById(2)];
     const pages = [sut.findPage(page(0)), sut.findPage(page(5)), sut.findPage(page(5))];
