@@ -1,8 +1,8 @@
 import { apiArea } from './area.mjs';
 
 // The database connection on the embedded SQLite default: serving or not, failures in the client's words, the watch
-// that marks it unreachable and back, the dialect chosen from DATABASE_URL, SQLite's readers and its write queue, and a
-// migration's progress as readiness reports it. PostgreSQL's own code is the `postgres` area's (its specs need the
+// that marks it unreachable and back, the dialect chosen from DATABASE_URL, SQLite's readers, its write queue and its
+// immediate transactions, and a migration's progress as readiness reports it. PostgreSQL's own code is the `postgres` area's (its specs need the
 // server); the migrations' SQL is judged by the migration specs, not here.
 export default apiArea('database', {
   mutate: [

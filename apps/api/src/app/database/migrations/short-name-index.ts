@@ -1,4 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
+import { inImmediateTransaction } from '../immediate-transaction';
 import { progressOf } from './migration-progress';
 import { inTurn } from './write-lock-pause';
 
@@ -73,20 +74,18 @@ interface Bookmark {
  * One batch in one write transaction, the bookmark read under its lock so that another process's progress is seen.
  * Returns how far the fill is, or nothing once it is done.
  */
-async function fillBatch(on: DataSource | QueryRunner): Promise<number | undefined> {
-  await on.query('BEGIN IMMEDIATE');
-  try {
-    const [bookmark] = (await on.query(FILL_SQL.bookmark)) as Bookmark[];
-    const next = bookmark && Math.min(bookmark.through + BATCH, bookmark.until);
-    if (bookmark) {
-      await on.query(FILL_SQL.fill, [bookmark.through, next]);
-      await on.query(FILL_SQL.advance, [next]);
-      await on.query(FILL_SQL.finish);
-    }
-    await on.query('COMMIT');
-    return next;
-  } catch (error) {
-    await on.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+function fillBatch(on: DataSource | QueryRunner): Promise<number | undefined> {
+  return inImmediateTransaction(
+    (sql) => on.query(sql),
+    async () => {
+      const [bookmark] = (await on.query(FILL_SQL.bookmark)) as Bookmark[];
+      const next = bookmark && Math.min(bookmark.through + BATCH, bookmark.until);
+      if (bookmark) {
+        await on.query(FILL_SQL.fill, [bookmark.through, next]);
+        await on.query(FILL_SQL.advance, [next]);
+        await on.query(FILL_SQL.finish);
+      }
+      return next;
+    },
+  );
 }

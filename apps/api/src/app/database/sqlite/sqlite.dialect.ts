@@ -9,6 +9,7 @@ import { completeNameKeys } from '../migrations/complete-name-keys';
 import { fillShortNameIndex } from '../migrations/short-name-index';
 import { SCHEMA_OPTIONS } from '../schema';
 import { spannedDatabase } from './spanned-database';
+import { inImmediateTransaction } from '../immediate-transaction';
 import { TransactionQueue } from './transaction-queue';
 
 export type SqliteConfig = Extract<DatabaseConfig, { type: 'sqlite' }>;
@@ -70,15 +71,7 @@ export class SqliteDialect extends DatabaseDialect<'sqlite'> {
    */
   async migrate(dataSource: DataSource, progress?: MigrationProgress): Promise<Migration[]> {
     if (progress) reportProgress(dataSource, progress);
-    await dataSource.query('BEGIN IMMEDIATE');
-    let applied: Migration[];
-    try {
-      applied = await dataSource.runMigrations({ transaction: 'none' });
-      await dataSource.query('COMMIT');
-    } catch (error) {
-      await dataSource.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+    const applied = await inImmediateTransaction((sql) => dataSource.query(sql), () => dataSource.runMigrations({ transaction: 'none' }));
     await fillShortNameIndex(dataSource);
     await completeNameKeys(dataSource);
     return applied;

@@ -4,6 +4,7 @@ import type { DatabaseConnection } from '../../database/database-connection';
 import { completeNameKeys } from '../../database/migrations/complete-name-keys';
 import { shortPieceToken } from '../../database/migrations/short-name-index';
 import { toSafeInteger } from '../../database/safe-integer';
+import { beginImmediate } from '../../database/immediate-transaction';
 import type { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import { SqliteReaders } from '../../database/sqlite/sqlite-readers';
 import { CLAIM_COLUMN, CLAIM_COLUMN_NAMES, CLAIM_KEY_COLUMNS, CLAIM_SELECT_LIST, type ClaimRow, claimValues } from '../idempotency/idempotency-row';
@@ -103,30 +104,11 @@ export function sqlitePetSql(dataSource: DataSource, dialect: SqliteDialect, dat
     async beginWrite(isolated) {
       const end = await dialect.transactions.take();
       if (!isolated) return { statement: write, commit: async () => end(), rollback: async () => end() };
-      try {
-        await write('BEGIN IMMEDIATE', []);
-      } catch (error) {
+      const transaction = await beginImmediate((sql) => write(sql, [])).catch((error: unknown) => {
         end();
         throw error;
-      }
-      // Both ends in the write's turn: a ROLLBACK sent after it would end another writer's transaction.
-      const rollback = async () => {
-        await write('ROLLBACK', []).catch(() => undefined);
-        end();
-      };
-      return {
-        statement: write,
-        async commit() {
-          try {
-            await write('COMMIT', []);
-          } catch (error) {
-            await rollback();
-            throw error;
-          }
-          end();
-        },
-        rollback,
-      };
+      });
+      return { statement: write, commit: () => transaction.commit().finally(end), rollback: () => transaction.rollback().finally(end) };
     },
     // One multi-row INSERT holds the file's write lock while it runs: its rows got consecutive ids in the order they
     // were listed, whichever process wrote them.

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { inImmediateTransaction } from '../../database/immediate-transaction';
 import type { TransactionQueue } from '../../database/sqlite/transaction-queue';
 import { petSelectList, type PetRow, toPet } from '../../pets/sql/pet-row';
 import type { WebhookEventType } from '../webhook-event';
@@ -71,17 +72,15 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
   record(attempts: AttemptRecord[]): Promise<void> {
     const applied = attempts.map((a) => [a.messageId, messageState(a), a.attempt, a.attemptedAt, a.nextAttemptAt, a.leaseUntil]);
     const logged = attempts.map((a) => [a.endpointId, a.messageId, a.attempt, a.attemptedAt, a.outcome, a.statusCode, a.error, a.durationMs]);
-    return this.transactions.run(async () => {
-      await this.dataSource.query('BEGIN IMMEDIATE');
-      try {
-        await this.dataSource.query(SQL.applyAttempts, [JSON.stringify(applied)]);
-        await this.dataSource.query(SQL.logAttempts, [JSON.stringify(logged)]);
-        await this.dataSource.query('COMMIT');
-      } catch (error) {
-        await this.dataSource.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    });
+    return this.transactions.run(() =>
+      inImmediateTransaction(
+        (sql) => this.dataSource.query(sql),
+        async () => {
+          await this.dataSource.query(SQL.applyAttempts, [JSON.stringify(applied)]);
+          await this.dataSource.query(SQL.logAttempts, [JSON.stringify(logged)]);
+        },
+      ),
+    );
   }
 
   async release(messageIds: number[]): Promise<void> {
