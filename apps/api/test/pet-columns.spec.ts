@@ -1,6 +1,6 @@
-import { type FieldSpec, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
+import { type FieldSpec, filterEntries, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
 import { DataSource } from 'typeorm';
-import { NAME_KEY_COLUMN, PET_COLUMN_NAMES, PET_INSERT_COLUMNS, PET_JSON_SCHEMA } from '../src/app/pets/sql/pet-row';
+import { columnName, NAME_KEY_COLUMN, PET_COLUMN_NAMES, PET_INSERT_COLUMNS, PET_JSON_SCHEMA } from '../src/app/pets/sql/pet-row';
 import { WebhookOutbox } from '../src/app/webhooks/outbox/webhook-outbox';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 import { TEST_DATABASE } from './support/test-database';
@@ -75,6 +75,22 @@ describe('the Pet field list', () => {
     // The fields' columns, and the ones a store writes beside them (the name's search key).
     expect([...columns].sort()).toEqual([...new Set([...PET_COLUMN_NAMES, ...PET_INSERT_COLUMNS])].sort());
   });
+
+  // An equality filter's page is `WHERE column = ? AND id > ? ORDER BY id LIMIT ?`: without this index, a scan.
+  it.each(filterEntries().filter(([, spec]) => spec.match === 'equals'))(
+    `has the index of the listPets filter %s, on its column then id (${TEST_DATABASE})`,
+    async (_, { field }) => {
+      const name = `pets_${columnName(field)}_id`;
+      const sql =
+        TEST_DATABASE === 'sqlite'
+          ? `SELECT name FROM pragma_index_info('${name}') ORDER BY seqno`
+          : `SELECT a.attname AS name FROM pg_index i CROSS JOIN unnest(i.indkey) WITH ORDINALITY AS k(attnum, position)
+               JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+             WHERE i.indexrelid = to_regclass('${name}') ORDER BY k.position`;
+      const columns = ((await sut.app.get(DataSource).query(sql)) as Array<{ name: string }>).map((row) => row.name);
+      expect(columns).toEqual([columnName(field), 'id']);
+    },
+  );
 
   it('is what each statement writes and reads back: both creates, both pages, the reads by id, the outbox’s claim', async () => {
     const plain = await create(everyField(0));

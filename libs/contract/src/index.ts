@@ -25,6 +25,8 @@ export {
 export type { FieldProblem, FieldRule, NewPetFieldProblems, NewPetProblems } from './lib/new-pet-rules';
 export { CURSOR_RULE, IDEMPOTENCY_KEY_RULE } from './lib/request-rules';
 export { CATEGORY_FILTER_RULE, NAME_SEARCH_RULE, nameSearchKey } from './lib/pet-search';
+export { filterEntries, filterFieldOf, filtersIn, PET_FILTERS, passesFilters, sameFilters } from './lib/pet-filters';
+export type { FilterSpec, PetFilterName, PetFilters } from './lib/pet-filters';
 export type { OperationId, Scope } from './lib/scopes';
 export {
   API_PREFIX,

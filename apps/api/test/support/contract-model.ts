@@ -1,4 +1,17 @@
-import { ERROR_CODES, type ErrorCode, type FieldSpec, LIST_LIMIT, MAX_ID, type Pet, PET_FIELDS, sentFieldEntries } from '@petstore/contract';
+import {
+  ERROR_CODES,
+  type ErrorCode,
+  type FieldSpec,
+  type FilterSpec,
+  filterEntries,
+  filterFieldOf,
+  LIST_LIMIT,
+  MAX_ID,
+  type Pet,
+  PET_FIELDS,
+  type PetFilterName,
+  sentFieldEntries,
+} from '@petstore/contract';
 
 // The oracle of the property tests: what pet-store-interface.md and behaviour.md say a request must get, written
 // from those documents rather than from the service's code, so that the service and the oracle can disagree.
@@ -91,8 +104,6 @@ export function fieldAccepts(spec: FieldSpec, value: unknown): boolean {
   }
 }
 
-export const isPetStatus = (value: unknown): value is Pet['status'] => fieldAccepts(PET_FIELDS.status, value);
-
 /** Depth of the deepest array or object: `{}` is 1, `{"a":[]}` is 2. */
 export function jsonDepth(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
@@ -178,11 +189,21 @@ export const isLimit = (text: string) =>
  * listPets' `name`: one to 100 code points, not only whitespace, no control character (C0, DEL, C1), as a name a
  * person types is; the service could not find a lone surrogate in any stored name either.
  */
-export const isNameFilter = (text: string) =>
+const isNameFilter = (text: string) =>
   /\S/u.test(text) && [...text].length <= 100 && !/\p{Cc}/u.test(text) && !/\p{Cs}/u.test(text);
 
-/** `categoryId` in a query: base-10 digits naming a whole number from 1 to 2^53 - 1. */
-export const isCategoryFilter = (text: string) => /^[0-9]+$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_ID;
+/** A whole number in a query (`categoryId`): base-10 digits naming one from `min` to `max`. */
+const isQueryWholeNumber = (text: string, min: number, max: number) => /^[0-9]+$/.test(text) && Number(text) >= min && Number(text) <= max;
+
+/**
+ * Whether a filter takes `text`: a `contains` filter as `name` does, an equality as its field holds a value (a whole
+ * number written in base 10). Which filters there are, on which fields, is the contract's list.
+ */
+export function filterAccepts(spec: FilterSpec, text: string): boolean {
+  if (spec.match === 'contains') return isNameFilter(text);
+  const field = filterFieldOf(spec);
+  return field.kind === 'integer' ? isQueryWholeNumber(text, field.min, field.max) : fieldAccepts(field, text);
+}
 
 /**
  * Names compared without case (docs/api.md, "Finding pets by name"): compatibility forms as their plain characters
@@ -194,36 +215,37 @@ export const foldedName = (text: string) => text.normalize('NFKC').toUpperCase()
 export interface ListPage {
   limit: number;
   /** The filters as the request gave them, which the `next` link must carry unchanged. */
-  filters: { status?: Pet['status']; name?: string; categoryId?: string };
+  filters: Partial<Record<PetFilterName, string>>;
   /** The pets of this page, in id order. */
   pets: Pet[];
   /** Whether more pets match after this page, i.e. whether a `next` link must be sent. */
   hasNext: boolean;
 }
 
-/** Whether `pet` passes the filters of a page. */
-export function matchesFilters(pet: Pet, { status, name, categoryId }: ListPage['filters']): boolean {
-  return (
-    (status === undefined || pet.status === status) &&
-    (categoryId === undefined || pet.categoryId === Number(categoryId)) &&
-    (name === undefined || foldedName(pet.name).includes(foldedName(name)))
-  );
+/** Whether `pet` passes the filters of a page: equal to the value, or, for `contains`, its name folded holding it. */
+export function matchesFilters(pet: Pet, filters: ListPage['filters']): boolean {
+  return filterEntries().every(([filter, spec]) => {
+    const text = filters[filter];
+    if (text === undefined) return true;
+    const value = pet[spec.field];
+    if (spec.match === 'contains') return foldedName(String(value)).includes(foldedName(text));
+    return filterFieldOf(spec).kind === 'integer' ? value === Number(text) : value === text;
+  });
 }
 
-const LIST_PARAMETERS = ['limit', 'status', 'name', 'categoryId', 'cursor'];
+/** listPets' parameters in the document's order. */
+export const LIST_PARAMETERS = ['limit', ...filterEntries().map(([filter]) => filter), 'cursor'];
 
 /** What GET /v1/pets{search} must answer when `stored` are the pets in the database, in id order. */
 export function expectedListPets(search: string, stored: readonly Pet[]): Outcome<ListPage> {
   const parameters = queryParameters(search);
   const values = (name: string) => parameters.filter(([key]) => key === name).map(([, value]) => value);
-  const [limits, statuses, names, categoryIds, cursors] = LIST_PARAMETERS.map(values);
+  const [limits, cursors] = [values('limit'), values('cursor')];
   const problems = unknownParameters(parameters, LIST_PARAMETERS).filter(plainName);
   const wrong = (found: string[], accepts: (text: string) => boolean) => found.length > 1 || (found.length === 1 && !accepts(found[0]));
   const checks: Array<[string, boolean]> = [
     ['limit', wrong(limits, isLimit)],
-    ['status', wrong(statuses, isPetStatus)],
-    ['name', wrong(names, isNameFilter)],
-    ['categoryId', wrong(categoryIds, isCategoryFilter)],
+    ...filterEntries().map(([filter, spec]): [string, boolean] => [filter, wrong(values(filter), (text) => filterAccepts(spec, text))]),
     ['cursor', cursors.length > 1],
   ];
   for (const [name, isWrong] of checks) if (isWrong) problems.push(name);
@@ -233,7 +255,7 @@ export function expectedListPets(search: string, stored: readonly Pet[]): Outcom
   const after = cursors.length === 0 ? 0 : cursorPosition(cursors[0]);
   if (after === undefined) return refuse('validation_failed', ['cursor']);
   const limit = limits.length === 0 ? LIST_LIMIT.default : Number(limits[0]);
-  const filters = { status: statuses[0] as Pet['status'] | undefined, name: names[0], categoryId: categoryIds[0] };
+  const filters: ListPage['filters'] = Object.fromEntries(filterEntries().flatMap(([filter]) => values(filter).map((value) => [filter, value])));
   const matching = stored.filter((pet) => pet.id > after && matchesFilters(pet, filters));
   return { status: 200, value: { limit, filters, pets: matching.slice(0, limit), hasNext: matching.length > limit } };
 }

@@ -22,10 +22,10 @@ function helpOf(field: string, spec: FieldSpec): string {
   }
 }
 
-/** `--category <id>`: an identifier's placeholder says so; other fields' name what they hold. */
-function flagOf(field: string, spec: FieldSpec): string {
+/** `--category <id>`: an identifier's placeholder says so; other fields' name what they hold, unless told `placeholder`. */
+export function flagOf(field: string, spec: FieldSpec, placeholder?: string): string {
   const long = spec.label.toLowerCase().replace(/\s+/g, '-');
-  const placeholder = spec.kind === 'date' ? 'yyyy-mm-dd' : spec.kind === 'integer' && field.endsWith('Id') ? 'id' : long;
+  placeholder ??= spec.kind === 'date' ? 'yyyy-mm-dd' : spec.kind === 'integer' && field.endsWith('Id') ? 'id' : long;
   return `--${long} <${placeholder}>`;
 }
 

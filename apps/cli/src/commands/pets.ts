@@ -1,28 +1,17 @@
-import type { NewPet, Pet, PetStatus } from '@petstore/client';
-import {
-  CATEGORY_FILTER_RULE,
-  CURSOR_RULE,
-  IDEMPOTENCY_KEY_RULE,
-  LIST_LIMIT,
-  LIST_LIMIT_RULE,
-  NAME_SEARCH_RULE,
-  PET_FIELDS,
-  PET_STATUS_RULE,
-  PET_STATUSES,
-  SAFE_ID_RULE,
-} from '@petstore/contract';
+import type { NewPet, Pet } from '@petstore/client';
+import { CURSOR_RULE, IDEMPOTENCY_KEY_RULE, LIST_LIMIT, LIST_LIMIT_RULE, PET_FIELDS, SAFE_ID_RULE } from '@petstore/contract';
 import { type Command, Option } from 'commander';
 import type { CliIo, CommandContext } from '../context';
 import { checked, wholeNumber } from '../parsers';
 import { formatTable } from '../table';
 import { fieldOptionsOf } from './pet-field-options';
+import { addFilterOptions, filtersFrom } from './pet-filter-options';
 
 // Options arrive as the text typed and are checked by the contract's rules in each action, before anything is sent.
 
 interface ListOptions {
-  status?: string;
-  name?: string;
-  category?: string;
+  /** One per listPets filter (pet-filter-options.ts). */
+  [filter: string]: string | boolean | undefined;
   limit?: string;
   cursor?: string;
   all?: boolean;
@@ -42,12 +31,8 @@ interface AddOptions {
 export function registerPetsCommands(program: Command, { io, connect }: CommandContext): void {
   const pets = program.command('pets').description('list, add and get the pets of the store');
 
-  pets
-    .command('list')
-    .description('list pets ordered by id: one page, or every page with --all')
-    .option('--status <status>', `only pets with this status: ${PET_STATUSES.join(', ')}`)
-    .option('--name <text>', 'only pets whose name contains this text, in any case ("rex" finds "T-Rex")')
-    .option('--category <id>', 'only pets of this category')
+  const list = pets.command('list').description('list pets ordered by id: one page, or every page with --all');
+  addFilterOptions(list)
     .option('--limit <n>', `pets per page, ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (the service defaults to ${LIST_LIMIT.default})`)
     .addOption(new Option('--cursor <cursor>', 'the next page: the cursor the page before named on stderr').conflicts('all'))
     .option('--all', 'follow every page to the end')
@@ -59,19 +44,17 @@ export function registerPetsCommands(program: Command, { io, connect }: CommandC
         'stays a JSON array.',
     )
     .action(async (options: ListOptions, command: Command) => {
-      const status = checked<PetStatus>(command, '--status', options.status, PET_STATUS_RULE);
-      const name = checked<string>(command, '--name', options.name, NAME_SEARCH_RULE);
-      const categoryId = checked<number>(command, '--category', options.category, CATEGORY_FILTER_RULE, wholeNumber);
+      const filters = filtersFrom(command, options);
       const limit = checked<number>(command, '--limit', options.limit, LIST_LIMIT_RULE, wholeNumber);
       const cursor = checked<string>(command, '--cursor', options.cursor, CURSOR_RULE);
       const client = connect(command, 'listPets');
       if (options.all) {
         const all: Pet[] = [];
-        for await (const pet of client.iteratePets({ status, name, categoryId, pageSize: limit })) all.push(pet);
+        for await (const pet of client.iteratePets({ ...filters, pageSize: limit })) all.push(pet);
         printPets(io, all, options.json);
         return;
       }
-      const page = await client.listPets({ status, name, categoryId, limit, cursor });
+      const page = await client.listPets({ ...filters, limit, cursor });
       printPets(io, page.pets, options.json);
       // On stderr, so that a table or JSON piped on holds only pets; but also with --json, so that a person piping
       // it to another program learns that the array is one page of several.

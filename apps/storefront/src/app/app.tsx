@@ -1,16 +1,17 @@
+import type { PetFilters } from '@petstore/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { AddPetSection } from './add-pet-section';
 import { ConnectSection } from './connect-section';
 import { type Connection, forgetConnection, saveConnection, savedConnection } from './connection';
 import { clientOf, connectionState } from './connection-state';
 import { PetsSection } from './pets-section';
-import { filtersInUrl, type ListFilters, urlWithFilters } from './list-filters';
+import { filtersInUrl, typedFilters, urlWithFilters } from './list-filters';
 import { usePetList } from './use-pet-list';
 
 /** The storefront: connect with a key, browse the pets, add one; everything through @petstore/client. */
 export function App() {
   const [connection, setConnection] = useState<Connection | undefined>(() => savedConnection());
-  const [filters, setFilters] = useState<ListFilters>(() => filtersInUrl());
+  const [filters, setFilters] = useState<PetFilters>(() => filtersInUrl());
   // Counts connections: the form starts afresh with each, since what one key may not do says nothing of the next.
   const [connections, setConnections] = useState(0);
 
@@ -35,9 +36,9 @@ export function App() {
     forgetConnection();
     setConnection(undefined);
   };
-  // A status chosen is a step Back returns to; a search typed replaces the address, or Back would retrace every pause.
-  const filter = (next: ListFilters) => {
-    const typed = next.name !== filters.name || next.categoryId !== filters.categoryId;
+  // A choice made is a step Back returns to; a search typed replaces the address, or Back would retrace every pause.
+  const filter = (next: PetFilters) => {
+    const typed = typedFilters().some(([name]) => next[name] !== filters[name]);
     window.history[typed ? 'replaceState' : 'pushState'](null, '', urlWithFilters(next));
     setFilters(next);
   };

@@ -1,5 +1,5 @@
-import { type Pet, PetStatus } from '@petstore/contract';
-import { filtersInUrl, passesFilters, urlWithFilters } from './list-filters';
+import { passesFilters, type Pet, PetStatus } from '@petstore/contract';
+import { filtersInUrl, urlWithFilters } from './list-filters';
 
 describe(filtersInUrl.name, () => {
   it.each([

@@ -1,15 +1,15 @@
-import { fieldEntries, type Pet, PET_FIELDS, PET_STATUSES, type PetStatus } from '@petstore/contract';
+import { fieldEntries, filterEntries, filterFieldOf, type Pet, PET_FIELDS, type PetFilters } from '@petstore/contract';
 import { useId } from 'react';
 import { Alert, ChoiceOptions } from './controls';
 import { describeError } from './describe-error';
-import type { ListFilters } from './list-filters';
+import { filterLabel, isChoice } from './list-filters';
 import { SearchFields } from './search-fields';
 import type { PetList } from './use-pet-list';
 
 interface Props {
   list: PetList;
-  filters: ListFilters;
-  onFiltersChange(filters: ListFilters): void;
+  filters: PetFilters;
+  onFiltersChange(filters: PetFilters): void;
 }
 
 const COLUMNS = fieldEntries(PET_FIELDS);
@@ -17,35 +17,46 @@ const COLUMNS = fieldEntries(PET_FIELDS);
 /** The field that names a pet, its first text: on a narrow screen it heads the pet's block, unlabelled (styles.css). */
 const TITLE = COLUMNS.find(([, spec]) => spec.kind === 'text')?.[0];
 
-function summary({ pets, more, loading, error }: PetList, { status, name, categoryId }: ListFilters): string {
+/** The filters chosen among their field's values, each in a select; the others are typed (SearchFields). */
+const CHOICES = filterEntries().flatMap(([filter, spec]) => {
+  const field = filterFieldOf(spec);
+  return field.kind === 'choice' ? [{ filter, spec, values: field.values }] : [];
+});
+
+function summary({ pets, more, loading, error }: PetList, filters: PetFilters): string {
   if (loading) return 'Loading pets…';
   if (error !== undefined) return '';
   if (pets.length === 0) {
-    if (name !== undefined || categoryId !== undefined) return 'No pets match.';
-    return status ? `No ${status} pets.` : 'No pets yet.';
+    const given = filterEntries().filter(([filter]) => filters[filter] !== undefined);
+    if (given.length === 0) return 'No pets yet.';
+    // One value chosen names the pets ("No sold pets."); anything typed, or more than one choice, does not.
+    const [[filter, spec]] = given;
+    return given.length === 1 && isChoice(spec) ? `No ${filters[filter]} pets.` : 'No pets match.';
   }
   const count = `${pets.length} ${pets.length === 1 ? 'pet' : 'pets'}`;
   return more ? `${count} shown; there are more.` : `${count}, all shown.`;
 }
 
-/** The pets, found by name and filtered by category and status, a page at a time. */
+/** The pets, a page at a time, with a control per filter of the contract's (PET_FILTERS). */
 export function PetsSection({ list, filters, onFiltersChange }: Props) {
   const id = useId();
   return (
     <section aria-labelledby={`${id}-heading`} className="panel pets">
       <h2 id={`${id}-heading`}>Pets</h2>
       <SearchFields filters={filters} onChange={onFiltersChange} />
-      <div className="field inline">
-        <label htmlFor={`${id}-status`}>Filter by status</label>
-        <select
-          id={`${id}-status`}
-          value={filters.status ?? ''}
-          onChange={(event) => onFiltersChange({ ...filters, status: event.target.value === '' ? undefined : (event.target.value as PetStatus) })}
-        >
-          <option value="">all</option>
-          <ChoiceOptions values={PET_STATUSES} />
-        </select>
-      </div>
+      {CHOICES.map(({ filter, spec, values }) => (
+        <div key={filter} className="field inline">
+          <label htmlFor={`${id}-${filter}`}>{filterLabel(spec)}</label>
+          <select
+            id={`${id}-${filter}`}
+            value={filters[filter] ?? ''}
+            onChange={(event) => onFiltersChange({ ...filters, [filter]: event.target.value === '' ? undefined : event.target.value })}
+          >
+            <option value="">all</option>
+            <ChoiceOptions values={values} />
+          </select>
+        </div>
+      ))}
       <Alert>{list.error !== undefined && describeError(list.error)}</Alert>
       <div className="table-frame">
         <table aria-busy={list.loading} aria-describedby={`${id}-summary`}>

@@ -1,7 +1,7 @@
 import type { PetstoreClient } from '@petstore/client';
-import type { Pet } from '@petstore/contract';
+import { passesFilters, type Pet, type PetFilters, sameFilters } from '@petstore/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type ListFilters, passesFilters, sameFilters } from './list-filters';
+import { filtersKey } from './list-filters';
 
 export interface PetList {
   pets: Pet[];
@@ -21,8 +21,9 @@ export interface PetList {
 const merged = (pets: Pet[], more: Pet[]) => [...new Map([...pets, ...more].map((pet) => [pet.id, pet])).values()].sort((a, b) => a.id - b.id);
 
 /** The pets that pass `filters` (all without any), a page at a time by the service's cursor. */
-export function usePetList(client: PetstoreClient | undefined, filters: ListFilters): PetList {
-  const { status, name, categoryId } = filters;
+export function usePetList(client: PetstoreClient | undefined, filters: PetFilters): PetList {
+  // What the callbacks follow: the same filters in a new object (a render, a choice made again) ask for nothing anew.
+  const key = filtersKey(filters);
   const [pets, setPets] = useState<Pet[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(client !== undefined);
@@ -51,7 +52,7 @@ export function usePetList(client: PetstoreClient | undefined, filters: ListFilt
       setLoading(true);
       setError(undefined);
       try {
-        const page = await client.listPets({ status, name, categoryId, cursor: from }, { signal });
+        const page = await client.listPets({ ...filters, cursor: from }, { signal });
         setPets((shown) => (from === null ? page.pets : merged(shown, page.pets)));
         setCursor(page.nextCursor);
         setAnswered(true);
@@ -61,7 +62,7 @@ export function usePetList(client: PetstoreClient | undefined, filters: ListFilt
         if (!signal.aborted) setLoading(false);
       }
     },
-    [client, status, name, categoryId],
+    [client, key],
   );
 
   useEffect(() => {
@@ -77,9 +78,9 @@ export function usePetList(client: PetstoreClient | undefined, filters: ListFilt
 
   const added = useCallback(
     (pet: Pet) => {
-      if (passesFilters(pet, { status, name, categoryId })) setPets((shown) => merged(shown, [pet]));
+      if (passesFilters(pet, filters)) setPets((shown) => merged(shown, [pet]));
     },
-    [status, name, categoryId],
+    [key],
   );
 
   return { pets, more: cursor !== null, loading, answered, error, loadMore, added };

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { API_VERSION, PetStatus, type Pet } from '@petstore/contract';
+import { API_VERSION, PET_FILTERS, type PetFilterName, type PetFilters, PetStatus, type Pet } from '@petstore/contract';
 import {
   AbortError,
   BadRequestError,
@@ -17,7 +17,7 @@ import {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from './errors';
-import { PetstoreClient, type PetPage } from './petstore-client';
+import { type IteratePetsParams, type ListPetsParams, PetstoreClient, type PetPage } from './petstore-client';
 import { json, scriptedFetch } from './testing';
 
 const KEY = 'pk_client_canary_29f1c7';
@@ -82,6 +82,21 @@ describe(PetstoreClient.name, () => {
       const { fetch, calls } = scriptedFetch(json(200, [rex]));
       await client(fetch).sut.listPets({ name: 'Mr Whiskers+1 & Zoë', categoryId: 7, limit: 2 });
       expect(calls[0].url).toBe(`${BASE}/pets?limit=2&name=Mr%20Whiskers%2B1%20%26%20Zo%C3%AB&categoryId=7`);
+    });
+
+    it("takes each filter of the contract's PET_FILTERS, of its field's type, and sends it, null as not given", async () => {
+      // A filter added to PET_FILTERS fails the type-check here until both parameter lists have it (as nullable).
+      type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+      type FilterParams = { [F in PetFilterName]?: PetFilters[F] | null };
+      const everyFilter: [Same<Pick<ListPetsParams, PetFilterName>, FilterParams>, Same<Pick<IteratePetsParams, PetFilterName>, FilterParams>] = [true, true];
+      expect(everyFilter).toEqual([true, true]);
+
+      const { fetch, calls } = scriptedFetch(json(200, []), json(200, []));
+      const values = { status: PetStatus.Pending, name: 'T-Rex', categoryId: 9 } satisfies Required<PetFilters>;
+      await client(fetch).sut.listPets({ ...values, cursor: 'abc' });
+      await client(fetch).sut.listPets({ status: null, name: null, categoryId: null });
+      expect(calls.map(({ url }) => url)).toEqual([`${BASE}/pets?${new URLSearchParams({ ...values, categoryId: '9', cursor: 'abc' })}`, `${BASE}/pets`]);
+      expect(Object.keys(values)).toEqual(Object.keys(PET_FILTERS));
     });
 
     it('names itself and its version as the user agent, unless told otherwise', async () => {

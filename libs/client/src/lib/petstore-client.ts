@@ -1,9 +1,12 @@
-import { API_VERSION, type NewPet, type Pet, type PetStatus } from '@petstore/contract';
+import { API_VERSION, filtersIn, type NewPet, type Pet, type PetStatus } from '@petstore/contract';
 import { AbortError, ConnectionError, createApiError, PetstoreApiError, TimeoutError } from './errors';
 import { newIdempotencyKey } from './idempotency-key';
 import { nextCursorFrom } from './link-header';
 import { LOCAL_BASE_URL, type PetstoreClientOptions, type PetstoreLogger } from './options';
 import { isRetryableStatus, isStillRunning, retryDelayMs, sleep } from './retry';
+
+// The filters below are PET_FILTERS's, written out so that the API report shows each parameter of the client with its
+// words; petstore-client.spec.ts holds them to the contract's list, and the requests send whichever are given.
 
 /** Parameters of {@link PetstoreClient.listPets}; a parameter that is `null` or `undefined` is not sent. */
 export interface ListPetsParams {
@@ -144,13 +147,13 @@ export class PetstoreClient {
 
   /** One page of pets, ordered by id. Follow `nextCursor` for the rest, or use {@link PetstoreClient.iteratePets}. */
   async listPets(params: ListPetsParams = {}, options: RequestOptions = {}): Promise<PetPage> {
-    const { limit, status, name, categoryId, cursor } = params;
+    const { limit, cursor } = params;
     const received = await this.call(
       {
         method: 'GET',
         path: '/pets',
         operation: 'listPets',
-        query: { limit, status, name, categoryId, cursor },
+        query: { limit, ...filtersIn(params), cursor },
         retryable: true,
       },
       this.resolve(options),
@@ -163,10 +166,10 @@ export class PetstoreClient {
    * to each page's request.
    */
   async *iteratePets(params: IteratePetsParams = {}, options: RequestOptions = {}): AsyncGenerator<Pet, void, undefined> {
-    const { status, name, categoryId, pageSize } = params;
+    const filters = filtersIn(params);
     let cursor: string | null = null;
     do {
-      const page = await this.listPets({ status, name, categoryId, limit: pageSize, cursor }, options);
+      const page = await this.listPets({ ...filters, limit: params.pageSize, cursor }, options);
       yield* page.pets;
       cursor = page.nextCursor;
     } while (cursor !== null);

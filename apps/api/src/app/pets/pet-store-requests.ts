@@ -1,4 +1,4 @@
-import type { NewPet, PetStatus } from '@petstore/contract';
+import type { NewPet, PetFilters, PetStatus } from '@petstore/contract';
 import type { IdempotencyClaim } from './idempotency/idempotency-key';
 
 /** A new pet as the store writes it: with the interface's default status filled in. */
@@ -10,12 +10,9 @@ export interface PendingCreate {
   claim?: IdempotencyClaim;
 }
 
-/** One page of `pets`, ordered by id: those after `afterId` that pass every filter given. */
+/** One page of `pets`, ordered by id: those after `afterId` that pass every filter given (passesFilters). */
 export interface PetPageQuery {
-  status?: PetStatus;
-  categoryId?: number;
-  /** The `name` filter's nameSearchKey: pets whose name's key contains it. */
-  nameKey?: string;
+  filters: PetFilters;
   afterId: number;
   take: number;
 }

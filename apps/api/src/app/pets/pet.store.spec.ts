@@ -87,7 +87,7 @@ function heldSql() {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
-const page = (afterId: number): PetPageQuery => ({ afterId, take: 21 });
+const page = (afterId: number): PetPageQuery => ({ filters: {}, afterId, take: 21 });
 
 /** The `_sum` and `_count` of a histogram's series, as a scrape shows them. */
 async function observed(metrics: Metrics, series: string): Promise<{ sum: number; count: number }> {

@@ -11,7 +11,7 @@ import { PetsService } from './pets.service';
 /** An in-memory stand-in for the table, with the store's contract: pages keyed on id, ascending. */
 class InMemoryPets {
   rows: Pet[] = [];
-  findPage = async ({ status, afterId, take }: PetPageQuery) =>
+  findPage = async ({ filters: { status }, afterId, take }: PetPageQuery) =>
     this.rows.filter((row) => row.id > afterId && (!status || row.status === status)).slice(0, take);
   findById = async (id: number) => this.rows.find((row) => row.id === id);
   insert = async (pet: Omit<Pet, 'id'>) => {

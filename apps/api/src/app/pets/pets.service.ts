@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LIST_LIMIT, nameSearchKey, type NewPet, type Pet, PET_FIELDS, withDefaults } from '@petstore/contract';
+import { filtersIn, LIST_LIMIT, type NewPet, type Pet, PET_FIELDS, withDefaults } from '@petstore/contract';
 import type { ListPetsQueryDto } from '@petstore/contract/dto';
 import { idempotencyKeyInUse, idempotencyKeyReused, petNotFound } from './pet-errors';
 import { Metrics } from '../metrics/metrics';
@@ -27,12 +27,12 @@ export class PetsService {
     private readonly metrics: Metrics,
   ) {}
 
-  async listPets({ limit = LIST_LIMIT.default, status, categoryId, name, cursor }: ListPetsQueryDto): Promise<PetPage> {
+  async listPets(query: ListPetsQueryDto): Promise<PetPage> {
+    const { limit = LIST_LIMIT.default, cursor } = query;
     // A cursor is a place in id order, whatever the filters of the page that made it.
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
-    const nameKey = name === undefined ? undefined : nameSearchKey(name);
     // One row more than asked tells whether a next page exists without counting.
-    const rows = await this.store.findPage({ status, categoryId, nameKey, afterId, take: limit + 1 });
+    const rows = await this.store.findPage({ filters: filtersIn(query), afterId, take: limit + 1 });
     const pets = rows.slice(0, limit);
     return rows.length > limit ? { pets, nextCursor: encodeCursor(pets[pets.length - 1].id) } : { pets };
   }

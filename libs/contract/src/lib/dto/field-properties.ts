@@ -2,6 +2,7 @@ import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
 import { ruleOf } from '../new-pet-rules';
 import type { FieldSpec } from '../pet-field';
+import { type FilterSpec, filterFieldOf } from '../pet-filters';
 import { followsRule } from './validators';
 
 /** The document's schema of a field of this kind. */
@@ -9,6 +10,15 @@ export function documentedProperty(spec: FieldSpec): ApiPropertyOptions {
   const example = spec.example === undefined ? {} : { example: spec.example };
   // ApiPropertyOptions is a union by `type` that a spread of the kinds' schemas cannot be narrowed to.
   return { description: spec.description, required: !spec.optional, ...schemaOf(spec), ...example } as ApiPropertyOptions;
+}
+
+/**
+ * The document's schema of a listPets filter: its field's, without the field's default (a filter left out filters
+ * nothing) or example ("Try it out" would fill it in and filter a first look at the list).
+ */
+export function filterProperty(spec: FilterSpec): ApiPropertyOptions {
+  const { default: _default, ...schema } = schemaOf(filterFieldOf(spec));
+  return { description: spec.description, required: false, ...schema } as ApiPropertyOptions;
 }
 
 function schemaOf(spec: FieldSpec): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { registerDecorator } from 'class-validator';
-import { type FieldRule, LIST_LIMIT_RULE, PET_STATUS_RULE } from '../new-pet-rules';
+import { type FieldRule, LIST_LIMIT_RULE } from '../new-pet-rules';
 
 /**
  * A property decorator applying a contract rule (new-pet-rules.ts) with the sentence that names the property, so that
@@ -17,9 +17,6 @@ export function followsRule({ accepts, refusal }: FieldRule): PropertyDecorator 
       },
     });
 }
-
-/** One of the PetStatus values. */
-export const IsPetStatus = (): PropertyDecorator => followsRule(PET_STATUS_RULE);
 
 /** listPets' `limit`: a whole number from 1 to 100; query strings carry it as base-10 digits. */
 export const IsListLimit = (): PropertyDecorator => followsRule(LIST_LIMIT_RULE);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PetStatus } from '@petstore/contract';
+import { type PetFilters, PetStatus } from '@petstore/contract';
 import type { PetPageQuery } from '../pet-store-requests';
 import { type NameIndex, type PageDialect, type PageStatement, pageStatementOf, statementFor, statementKey } from './pet-page-sql';
 import { POSTGRES_PAGES } from './postgres-pet-sql';
@@ -16,34 +16,36 @@ const DIALECTS: Array<[string, (query: PetPageQuery) => PageStatement]> = [
 ];
 
 /**
- * Values of every field of a page's query, each different from the others: a field's absence, values the index serves
- * and values it does not. Typed over every field of PetPageQuery, so that a field added to the query fails the
- * type-check here until it has values, and then this test until its statement, and so the key of shared reads, tells
- * them apart.
+ * Values of every filter and of the page's place and size, each different from the others: a filter's absence, values
+ * the index serves and values it does not. The filters' are typed over every filter of PET_FILTERS, so that a filter
+ * added fails the type-check here until it has values, and then this test until its statement, and so the key of
+ * shared reads, tells them apart.
  */
-const FIELD_VALUES: { [F in keyof Required<PetPageQuery>]: Array<PetPageQuery[F]> } = {
+const FILTER_VALUES: { [F in keyof Required<PetFilters>]: Array<PetFilters[F]> } = {
   status: [undefined, PetStatus.Available, PetStatus.Pending, PetStatus.Sold],
+  name: [undefined, 'r', 're', 'rex', 'rexa', 'x"y', '%', '_', '\\', '"'],
   categoryId: [undefined, 1, 2, 9007199254740991],
-  nameKey: [undefined, 'r', 're', 'rex', 'rexa', 'x"y', '%', '_', '\\', '"'],
-  afterId: [0, 1, 2, 9007199254740991],
-  take: [1, 2, 21, 101],
 };
+const PLACE_VALUES = { afterId: [0, 1, 2, 9007199254740991], take: [1, 2, 21, 101] };
+type Part = keyof PetFilters | keyof typeof PLACE_VALUES;
+const VALUES: Record<Part, unknown[]> = { ...FILTER_VALUES, ...PLACE_VALUES };
 
-const query: fc.Arbitrary<PetPageQuery> = fc.record(
-  Object.fromEntries(Object.entries(FIELD_VALUES).map(([field, values]) => [field, fc.constantFrom(...values)])) as {
-    [F in keyof PetPageQuery]: fc.Arbitrary<PetPageQuery[F]>;
-  },
-);
+/** A page's query from the value of each part, the filters' inside `filters`. */
+function queryOf(parts: Partial<Record<Part, unknown>>): PetPageQuery {
+  const { afterId, take, ...filters } = parts as Record<string, unknown>;
+  return { filters: filters as PetFilters, afterId: afterId as number, take: take as number };
+}
+const parts = fc.record(Object.fromEntries(Object.entries(VALUES).map(([part, values]) => [part, fc.constantFrom(...values)])) as Record<Part, fc.Arbitrary<unknown>>);
 
-/** The query with absent fields left out, as two equal questions are equal. */
-const normalised = (page: PetPageQuery) => JSON.stringify(Object.entries(page).filter(([, value]) => value !== undefined).sort());
+/** The question asked, absent filters left out, as two equal questions are equal. */
+const normalised = (parts: Partial<Record<Part, unknown>>) => JSON.stringify(Object.entries(parts).filter(([, value]) => value !== undefined).sort());
 
 describe('the statement of a page, which keys its shared reads', () => {
   describe.each(DIALECTS)('on %s', (_, statementOf) => {
-    it.each(Object.keys(FIELD_VALUES) as Array<keyof PetPageQuery>)('tells every value of %s apart, whatever the other fields are', (field) => {
+    it.each(Object.keys(VALUES) as Part[])('tells every value of %s apart, whatever the other parts are', (part) => {
       fc.assert(
-        fc.property(query, (base) => {
-          const keys = FIELD_VALUES[field].map((value) => statementKey(statementOf({ ...base, [field]: value })));
+        fc.property(parts, (base) => {
+          const keys = VALUES[part].map((value) => statementKey(statementOf(queryOf({ ...base, [part]: value }))));
           expect(new Set(keys).size).toBe(keys.length);
         }),
         { seed: 5601, numRuns: 200 },
@@ -52,18 +54,24 @@ describe('the statement of a page, which keys its shared reads', () => {
 
     it('gives two queries the same key exactly when they ask the same', () => {
       fc.assert(
-        fc.property(query, query, (one, other) => {
-          const sameKey = statementKey(statementOf(one)) === statementKey(statementOf(other));
+        fc.property(parts, parts, (one, other) => {
+          const sameKey = statementKey(statementOf(queryOf(one))) === statementKey(statementOf(queryOf(other)));
           expect(sameKey).toBe(normalised(one) === normalised(other));
         }),
         { seed: 5602, numRuns: 2000 },
       );
     });
+
+    it('gives names that search alike one key: the search compares nameSearchKeys', () => {
+      const keyOf = (name: string) => statementKey(statementOf({ filters: { name }, afterId: 0, take: 21 }));
+      expect(keyOf('ＲＥＸ')).toBe(keyOf('rex'));
+      expect(keyOf('STRASSE')).toBe(keyOf('straße'));
+    });
   });
 });
 
 describe('a name search in a small category (SQLite)', () => {
-  const page: PetPageQuery = { nameKey: 'luna', categoryId: 20, status: PetStatus.Pending, afterId: 7, take: 21 };
+  const page: PetPageQuery = { filters: { name: 'luna', categoryId: 20, status: PetStatus.Pending }, afterId: 7, take: 21 };
 
   it('counts the category first, up to one more than 5,000, on its index', () => {
     expect(sqlitePageStatement(page).fewInCategory?.probe).toEqual({
@@ -86,14 +94,14 @@ describe('a name search in a small category (SQLite)', () => {
   });
 
   it('has it for a name shorter than a trigram too, read otherwise from the short-name index', () => {
-    const statement = sqlitePageStatement({ ...page, nameKey: 'lu' });
+    const statement = sqlitePageStatement({ ...page, filters: { ...page.filters, name: 'lu' } });
     expect(statement.sql).toContain('FROM pets_name_short f CROSS JOIN pets p');
     expect(statement.fewInCategory?.statement.values).toEqual(['lu', 7, 'pending', 20, 21]);
   });
 
   it.each([
-    ['without a category', { ...page, categoryId: undefined }],
-    ['without a name', { ...page, nameKey: undefined }],
+    ['without a category', { ...page, filters: { ...page.filters, categoryId: undefined } }],
+    ['without a name', { ...page, filters: { ...page.filters, name: undefined } }],
   ])('has no other way %s', (_, query) => {
     const statement = sqlitePageStatement(query);
     expect(statement.fewInCategory).toBeUndefined();
@@ -107,7 +115,7 @@ describe('a name search in a small category (SQLite)', () => {
 
 describe('the name index a search reads', () => {
   const SELECT_LIST = 'p.id AS "id", p.name AS "name", p.category_id AS "categoryId", p.status AS "status"';
-  const page = (nameKey: string): PetPageQuery => ({ nameKey, afterId: 0, take: 21 });
+  const page = (name: string, others: PetFilters = {}): PetPageQuery => ({ filters: { name, ...others }, afterId: 0, take: 21 });
 
   it.each([
     ['é', 'C3A9'],
@@ -127,7 +135,7 @@ describe('the name index a search reads', () => {
   });
 
   it('on PostgreSQL, walks the first 5,000 pets after the cursor, then asks pet_name_pieces for the rest of the page', () => {
-    const { sql, values } = postgresPageStatement({ ...page('_é'), status: PetStatus.Sold, categoryId: 4 });
+    const { sql, values } = postgresPageStatement(page('_é', { status: PetStatus.Sold, categoryId: 4 }));
     expect(sql).toBe(
       `WITH near AS (SELECT ${SELECT_LIST} FROM (SELECT * FROM pets WHERE id > $1 ORDER BY id LIMIT 5000) p WHERE strpos(p.name_key, $2) > 0 AND p.status = $3 AND p.category_id = $4 ORDER BY p.id LIMIT $5), ` +
         `far AS MATERIALIZED (SELECT ${SELECT_LIST} FROM pets p WHERE pet_name_pieces(p.name_key) @> ARRAY[$6::text] ` +
@@ -157,8 +165,8 @@ describe('the text of each shape of page, made once by a maker', () => {
     numbered: false,
     smallCategory: { from: 'pets p', most: 10 },
   };
-  const queries: PetPageQuery[] = [undefined, 'ab', 'abc'].flatMap((nameKey) =>
-    [undefined, PetStatus.Sold].flatMap((status) => [undefined, 3].map((categoryId) => ({ nameKey, status, categoryId, afterId: 0, take: 21 }))),
+  const queries: PetPageQuery[] = [undefined, 'ab', 'abc'].flatMap((name) =>
+    [undefined, PetStatus.Sold].flatMap((status) => [undefined, 3].map((categoryId) => ({ filters: { name, status, categoryId }, afterId: 0, take: 21 }))),
   );
 
   it.each([

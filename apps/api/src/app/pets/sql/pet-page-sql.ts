@@ -1,5 +1,6 @@
-import { codePointLength } from '@petstore/contract';
+import { codePointLength, filterEntries, nameSearchKey, type PetFilters } from '@petstore/contract';
 import type { PetPageQuery } from '../pet-store-requests';
+import { columnName } from './pet-row';
 
 /**
  * The trigram indexes (SQLite's FTS5 table, PostgreSQL's pg_trgm GIN) are made of three-character pieces: a shorter
@@ -69,6 +70,24 @@ export const statementFor = (page: PageStatement, inCategory: number): PageState
  */
 export const statementKey = ({ sql, values }: PageStatement) => `${sql}\u0000${JSON.stringify(values)}`;
 
+/** A page's filters as its statement applies them: the name's key, and a condition on a column for each other one. */
+interface PageFilters {
+  /** The `contains` filter's value as its nameSearchKey: pets whose name's key contains it. */
+  nameKey?: string;
+  equal: Array<[condition: string, value: unknown]>;
+}
+
+function pageFiltersOf(filters: PetFilters): PageFilters {
+  const page: PageFilters = { equal: [] };
+  for (const [filter, spec] of filterEntries()) {
+    const value = filters[filter];
+    if (value === undefined) continue;
+    if (spec.match === 'contains') page.nameKey = nameSearchKey(value as string);
+    else page.equal.push([`p.${columnName(spec.field)} = ?`, value]);
+  }
+  return page;
+}
+
 /** A page's statement and its values; the text depends only on which filters are given, so it is made once each. */
 export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => PageStatement {
   const made = new Map<string, string>();
@@ -84,18 +103,13 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
     return sql;
   };
   /** The statement of a page: read through `index` (the name's), else from the pets table as `from` says. */
-  const statementOf = (query: PetPageQuery, index: NameIndex | undefined, from: string): PageStatement => {
-    const { status, categoryId, nameKey, afterId, take } = query;
-    const others: Array<[condition: string, value: unknown]> = [];
-    if (status !== undefined) others.push(['p.status = ?', status]);
-    if (categoryId !== undefined) others.push(['p.category_id = ?', categoryId]);
+  const statementOf = ({ afterId, take }: PetPageQuery, { nameKey, equal: others }: PageFilters, index: NameIndex | undefined, from: string): PageStatement => {
     // What the text depends on: where the page reads, how it matches a name, and which other filters it has.
     // Stryker disable next-line StringLiteral: any text that is not a condition marks a page without a name
     const nameCondition = nameKey === undefined ? '-' : (index?.condition ?? dialect.scannedName);
-    // Stryker disable next-line StringLiteral,EqualityOperator: any two marks that differ, either way round, do as well
-    const shape = `${from}|${nameCondition}|${status === undefined ? '-' : 's'}${categoryId === undefined ? '-' : 'c'}`;
+    const shape = `${from}|${nameCondition}|${others.map(([condition]) => condition).join(' AND ')}`;
     // An index is read only for a name.
-    if (index?.walkFirst !== undefined) return walkFirst(query as PetPageQuery & { nameKey: string }, index, index.walkFirst, others, shape);
+    if (index?.walkFirst !== undefined) return walkFirst(nameKey as string, afterId, take, index, index.walkFirst, others, shape);
 
     const filters: Array<[condition: string, values: unknown[]]> = [];
     if (nameKey !== undefined) filters.push(index ? [index.condition, index.values(nameKey)] : [dialect.scannedName, [nameKey]]);
@@ -111,7 +125,7 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
    * then). Either part is bounded: `walk` rows, or the matches of a name that is rare there. Without a LIMIT, `far`
    * gives the planner nothing to gain by walking id order.
    */
-  const walkFirst = ({ nameKey, afterId, take }: PetPageQuery & { nameKey: string }, index: NameIndex, walk: number, others: Array<[string, unknown]>, shape: string): PageStatement => {
+  const walkFirst = (nameKey: string, afterId: number, take: number, index: NameIndex, walk: number, others: Array<[string, unknown]>, shape: string): PageStatement => {
     const and = others.map(([condition]) => ` AND ${condition}`).join('');
     // `near` reads the walk in id order and stops once the page is full; the walk's last id is looked up only for `far`.
     const sql = textOf(
@@ -127,13 +141,16 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
   };
   const probe = numbered('SELECT count(*) AS count FROM (SELECT 1 FROM pets WHERE category_id = ? LIMIT ?)');
   return (query) => {
-    const index = query.nameKey === undefined ? undefined : codePointLength(query.nameKey) >= TRIGRAM ? dialect.trigramName : dialect.shortName;
-    const page = statementOf(query, index, index ? index.from : 'pets p');
+    const filters = pageFiltersOf(query.filters);
+    const { nameKey } = filters;
+    const index = nameKey === undefined ? undefined : codePointLength(nameKey) >= TRIGRAM ? dialect.trigramName : dialect.shortName;
+    const page = statementOf(query, filters, index, index ? index.from : 'pets p');
     const small = dialect.smallCategory;
-    if (!index || query.categoryId === undefined || !small) return page;
+    const { categoryId } = query.filters;
+    if (!index || categoryId === undefined || !small) return page;
     return {
       ...page,
-      fewInCategory: { probe: { sql: probe, values: [query.categoryId, small.most + 1] }, most: small.most, statement: statementOf(query, undefined, small.from) },
+      fewInCategory: { probe: { sql: probe, values: [categoryId, small.most + 1] }, most: small.most, statement: statementOf(query, filters, undefined, small.from) },
     };
   };
 }

@@ -72,7 +72,7 @@ describe(sqlitePetSql.name, () => {
       await dataSource.query('BEGIN');
       await dataSource.query(`INSERT INTO pets (name, category_id, status, name_key) VALUES ('Rex', 1, 'available', 'rex')`);
       expect(await store.findById(1)).toBeUndefined();
-      expect(await store.findPage({ afterId: 0, take: 5 })).toEqual([]);
+      expect(await store.findPage({ filters: {}, afterId: 0, take: 5 })).toEqual([]);
       await dataSource.query('COMMIT');
       expect(await store.findById(1)).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
     });
@@ -80,7 +80,7 @@ describe(sqlitePetSql.name, () => {
     it('reads on its one connection when the database is in memory, where no other connection could see it', async () => {
       const { dataSource, store } = await open(':memory:');
       await dataSource.query(`INSERT INTO pets (name, category_id, status, name_key) VALUES ('Rex', 1, 'available', 'rex')`);
-      expect(await store.findPage({ nameKey: 'ex', afterId: 0, take: 5 })).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+      expect(await store.findPage({ filters: { name: 'EX' }, afterId: 0, take: 5 })).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
     });
   });
 
