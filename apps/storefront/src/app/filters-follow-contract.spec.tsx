@@ -4,14 +4,16 @@ import { filtersInUrl, urlWithFilters } from './list-filters';
 import { PetsSection } from './pets-section';
 import type { PetList } from './use-pet-list';
 
-// The contract with a filter on a field of each kind Pet's filters do not all use (EVERY_KIND_FIELDS) after its own:
+// The contract with a filter on a field of each kind Pet's filters do not all use (EVERY_KIND_FIELDS) after three of its own:
 // the page must read, write and offer them with no edit of its own, as it would a filter added to PET_FILTERS.
 jest.mock('@petstore/contract', () => {
   const contract = jest.requireActual<typeof import('@petstore/contract')>('@petstore/contract');
   const { EVERY_KIND_FIELDS } = jest.requireActual<typeof import('@petstore/testing/every-kind')>('@petstore/testing/every-kind');
   const fields: Record<string, import('@petstore/contract').FieldSpec> = { ...EVERY_KIND_FIELDS, ...contract.PET_FIELDS };
   const equals = (field: string) => ({ field, match: 'equals', rule: contract.ruleOf(fields[field]), description: field, hint: field });
-  const filters = { ...contract.PET_FILTERS, nickName: equals('nickName'), size: equals('size'), ownerId: equals('ownerId'), bornOn: equals('bornOn') };
+  // Today's three by name, so that a filter added to the contract leaves this page's expectations as they are.
+  const { status, name, categoryId } = contract.PET_FILTERS;
+  const filters = { status, name, categoryId, nickName: equals('nickName'), size: equals('size'), ownerId: equals('ownerId'), bornOn: equals('bornOn') };
   const filterEntries = () => Object.entries(filters);
   return {
     ...contract,

@@ -1,17 +1,22 @@
-import { type Pet } from './pet';
+import { type Pet, PET_FIELDS } from './pet';
 import { filterEntries, filterFieldOf, filtersIn, PET_FILTERS, passesFilters, sameFilters } from './pet-filters';
 import { PetStatus } from './pet-status';
 
 const rex: Pet = { id: 1, name: 'Straße Rex', categoryId: 3, status: PetStatus.Sold };
 
 describe('PET_FILTERS', () => {
-  it("lists listPets' filters in the document's order, each on a field of Pet", () => {
-    expect(filterEntries().map(([filter, spec]) => [filter, spec.field, spec.match])).toEqual([
-      ['status', 'status', 'equals'],
-      ['name', 'name', 'contains'],
-      ['categoryId', 'categoryId', 'equals'],
+  it('reads a field of Pet each, status and category by equality, name by a part of it', () => {
+    expect([PET_FILTERS.status, PET_FILTERS.name, PET_FILTERS.categoryId].map(({ field, match }) => [field, match])).toEqual([
+      ['status', 'equals'],
+      ['name', 'contains'],
+      ['categoryId', 'equals'],
     ]);
-    expect(filterEntries().map(([, spec]) => filterFieldOf(spec).kind)).toEqual(['choice', 'text', 'integer']);
+    expect(filterEntries().slice(0, 3).map(([filter]) => filter)).toEqual(['status', 'name', 'categoryId']);
+    for (const [, spec] of filterEntries()) expect(filterFieldOf(spec)).toBe(PET_FIELDS[spec.field]);
+  });
+
+  it('says in a few words what each keeps, for the CLI\'s help', () => {
+    for (const [filter, spec] of filterEntries()) expect({ filter, hint: spec.hint }).toEqual({ filter, hint: expect.stringMatching(/^only pets \w+ \S/) });
   });
 
   it("holds each value to the filter's rule", () => {
@@ -30,6 +35,7 @@ describe(filtersIn.name, () => {
       ['status', 'sold'],
       ['categoryId', 3],
     ]);
+    expect(Object.entries(filtersIn({ status: undefined, name: 'Rex' }))).toEqual([['name', 'Rex']]);
     expect(filtersIn({})).toEqual({});
   });
 });

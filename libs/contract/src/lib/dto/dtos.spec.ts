@@ -72,6 +72,10 @@ describe(ListPetsQueryDto.name, () => {
     expect(validated(ListPetsQueryDto, { limit: undefined, name: undefined }).refused).toEqual([]);
   });
 
+  it('reads only a whole number filter as a number: a name of digits stays the text it is', () => {
+    expect(validated(ListPetsQueryDto, { name: '101', categoryId: '101' })).toEqual({ refused: [], value: { name: '101', categoryId: 101 } });
+  });
+
   it.each([
     [{ limit: '0' }, ['limit']],
     [{ limit: '101' }, ['limit']],

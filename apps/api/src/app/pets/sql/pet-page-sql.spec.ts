@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { type PetFilters, PetStatus } from '@petstore/contract';
 import type { PetPageQuery } from '../pet-store-requests';
 import { type NameIndex, type PageDialect, type PageStatement, pageStatementOf, statementFor, statementKey } from './pet-page-sql';
+import { petSelectList } from './pet-row';
 import { POSTGRES_PAGES } from './postgres-pet-sql';
 import { SQLITE_PAGES } from './sqlite-pet-sql';
 
@@ -114,7 +115,7 @@ describe('a name search in a small category (SQLite)', () => {
 });
 
 describe('the name index a search reads', () => {
-  const SELECT_LIST = 'p.id AS "id", p.name AS "name", p.category_id AS "categoryId", p.status AS "status"';
+  const SELECT_LIST = petSelectList('p');
   const page = (name: string, others: PetFilters = {}): PetPageQuery => ({ filters: { name, ...others }, afterId: 0, take: 21 });
 
   it.each([
