@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 // CPU time from /proc (Linux ticks): per server, which is stabler than requests/s on a shared machine, and for the
-// whole machine, because CPU that other processes (builds, tests) take during a run skews it: each run records how
-// many cores everything but the benchmark, its servers, their PostgreSQL backends and wrk kept busy.
+// whole machine, because CPU that other processes take during a run skews it.
 const TICKS_PER_SECOND = 100;
 
 export interface CpuSnapshot {
@@ -18,7 +17,7 @@ export interface CpuSnapshot {
   children: number;
 }
 
-/** The machine's busy ticks, and those of this process, its finished children and each of `pids`. */
+/** Ticks of the machine, this process, its finished children and each of `pids`. */
 export function cpuSnapshot(pids: number[]): CpuSnapshot {
   const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).map(Number);
   const self = statFields(`/proc/${process.pid}/stat`);
@@ -38,7 +37,7 @@ export function cpuSeconds(before: CpuSnapshot, after: CpuSnapshot, pids: number
   return pids.reduce((sum, pid) => sum + Math.max(0, (after.ticks.get(pid) ?? 0) - (before.ticks.get(pid) ?? 0)), 0) / TICKS_PER_SECOND;
 }
 
-/** CPU seconds that the main thread of `pid` used between two snapshots. */
+/** As cpuSeconds, for the main thread of `pid`. */
 export function mainThreadSeconds(before: CpuSnapshot, after: CpuSnapshot, pid: number): number {
   return Math.max(0, (after.mainThreadTicks.get(pid) ?? 0) - (before.mainThreadTicks.get(pid) ?? 0)) / TICKS_PER_SECOND;
 }
@@ -63,12 +62,11 @@ function processTicks(pid: number, path = `/proc/${pid}/stat`): number {
   return fields ? fields.utime + fields.stime : 0; // a server that crashed shows up as failed requests instead
 }
 
-/** A process's stat file, or one of its threads' (`/proc/<pid>/task/<tid>/stat`, the same fields). */
+/** A thread's stat file has the same fields as its process's. */
 function statFields(path: string): { utime: number; stime: number; cutime: number; cstime: number } | undefined {
   if (!existsSync(path)) return undefined;
   const text = readFileSync(path, 'utf8');
-  // Fields after the command name, which is in parentheses and may hold spaces: utime, stime, cutime, cstime are
-  // the 14th to 17th (threads included).
+  // Fields are counted from after the command name, which is in parentheses and may hold spaces.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
   return { utime: fields[11], stime: fields[12], cutime: fields[13], cstime: fields[14] };
 }

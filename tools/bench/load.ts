@@ -15,14 +15,11 @@ export interface Workload {
   /** `{id}` stands for a seeded id drawn anew for each request. */
   path: string;
   body?: string;
-  /**
-   * Lines ("METHOD path [body]") for the number of seeded pets, one drawn for each request in place of `path`: traffic
-   * that varies, the same sequence for every server.
-   */
+  /** Lines ("METHOD path [body]"), one drawn per request in place of `path`: the same sequence for every server. */
   requests?: (pets: number) => string[];
-  /** Only the service answers it (the references have no name or category filter). */
+  /** The references have no name or category filter. */
   serviceOnly?: boolean;
-  /** Sent meanwhile, unmeasured, by a wrk of its own: what the measured requests share the server with. */
+  /** Sent meanwhile, unmeasured, by a wrk of its own. */
   beside?: { path: string; connections: number };
 }
 
@@ -50,16 +47,13 @@ const LINES = 10_000;
 const STATUSES = ['', 'available', 'pending', 'sold'];
 const cursorAfter = (id: number) => Buffer.from(`p1.${id}`).toString('base64url');
 
-/** A list with a limit from 1 to 100 and a status or none, drawn anew: what both references answer too. */
+/** Only what both references answer too. */
 const variedList = (random: (below: number) => number) => {
   const status = STATUSES[random(STATUSES.length)];
   return `GET /v1/pets?limit=${1 + random(100)}${status ? `&status=${status}` : ''}`;
 };
 
-/**
- * Also a cursor at a seeded id, a category and a piece of a seeded name: a whole name, digits that match many, or two
- * characters, which no trigram serves.
- */
+/** Also a cursor, a category and a piece of a seeded name, some of two characters, which no trigram serves. */
 const variedFilteredList = (random: (below: number) => number, pets: number) => {
   const query = [variedList(random).slice('GET /v1/pets?'.length)];
   if (random(2)) query.push(`cursor=${cursorAfter(1 + random(pets))}`);
@@ -74,17 +68,13 @@ const drawn = (seed: number, line: (random: (below: number) => number, pets: num
   return Array.from({ length: LINES }, () => line(random, pets));
 };
 
-/** Varied lists, reads by id and creates, 6 : 3 : 1. */
 const mixed = (random: (below: number) => number, pets: number) => {
   const draw = random(10);
   if (draw < 6) return variedList(random);
   return draw < 9 ? `GET /v1/pets/${1 + random(pets)}` : `POST /v1/pets ${NEW_PET}`;
 };
 
-/**
- * Traffic that varies: a page cache or a merge keyed by URL seldom meets the same request here, as in real use, while
- * the same-page list above meets it on every request.
- */
+/** A page cache or a merge keyed by URL seldom meets the same request here, as in real use. */
 export const VARIED_WORKLOADS: Workload[] = [
   { name: 'varied lists', key: 'varied', target: { overReference: 1.0, postgresOverSqlite: 0.9, overRaw: 0.8 }, method: 'GET', path: '/v1/pets', requests: drawn(56, variedList) },
   { name: 'varied filtered lists', key: 'filtered', method: 'GET', path: '/v1/pets', requests: drawn(57, variedFilteredList), serviceOnly: true },
@@ -94,9 +84,8 @@ export const VARIED_WORKLOADS: Workload[] = [
 const listOf = (query: string): Workload => ({ name: `GET /v1/pets?limit=20&${query}`, method: 'GET', path: `/v1/pets?limit=20&${query}` });
 
 /**
- * The large benchmark's lists: by status (most pets available, few pending), and filters on the seeded names "Pet 1" …
- * "Pet 1000000" and categories 1 to 50. "pet 1" matches many names, "pet 99999" a few at the highest ids (the worst
- * place for a walk in id order); "99" (often) and "é" (never) are shorter than a trigram.
+ * "pet 1" matches many seeded names, "pet 99999" a few at the highest ids (the worst place for a walk in id order);
+ * "99" and "é" are shorter than a trigram.
  */
 export const LARGE_WORKLOADS = {
   statusMany: listOf('status=available'),
@@ -120,7 +109,7 @@ export interface Measurement {
   mean: number;
   max: number;
   requests: number;
-  /** Answers that were not 2xx (counted by wrk.lua's response()), socket errors, and answers over 10 s (wrk's own). */
+  /** Not 2xx (counted by wrk.lua), socket errors, and answers over the 10 s timeout. */
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -140,10 +129,9 @@ interface WrkSummary {
   maxUs: number;
 }
 
-/** One `wrk -t1` run (one thread, `connections` connections) with the API key; wrk.lua sends the workload's request. */
+/** One `wrk -t1` run; wrk.lua sends the workload's request. */
 export async function measure(baseUrl: string, workload: Workload, pets: number, seconds: number, connections: number, apiKey: string): Promise<Measurement> {
-  // wrk leaves answers slower than its timeout out of the latencies (counted as timeouts): 10 s keeps a slow moment
-  // in the p99 rather than hiding it.
+  // wrk leaves answers slower than its timeout out of the latencies: 10 s keeps a slow moment in the p99.
   const folder = workload.requests && mkdtempSync(join(tmpdir(), 'petstore-wrk-'));
   const file = folder ? join(folder, 'requests.txt') : '';
   if (workload.requests) writeFileSync(file, `${workload.requests(pets).join('\n')}\n`);

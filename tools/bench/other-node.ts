@@ -19,10 +19,8 @@ export interface OtherNode {
 }
 
 /**
- * Installs, under `dir`, what the service and the reference need to run on `node`: native addons are built for one
- * Node.js ABI (sqlite3 built by Node 24 crashes Node 20), so the workspace's own node_modules cannot serve both. The
- * service is the same build (dist/apps/api, with the lockfile webpack wrote beside it); only its dependencies are
- * installed again, by npm running on `node`, against that Node.js's own headers.
+ * Native addons are built for one Node.js ABI, so the workspace's own node_modules cannot serve both: the same service
+ * build's dependencies are installed again under `dir`, by npm running on `node`, against that Node.js's own headers.
  */
 export async function prepareOtherNode(node: string, dir: string): Promise<OtherNode> {
   const version = (await run(node, ['--version'])).stdout.trim();
@@ -48,8 +46,8 @@ export async function prepareOtherNode(node: string, dir: string): Promise<Other
   mkdirSync(reference, { recursive: true });
   writeFileSync(join(reference, 'package.json'), JSON.stringify({ private: true, allowScripts: { 'better-sqlite3': true } }));
   copyFileSync(join(__dirname, 'reference-server.mjs'), join(reference, 'reference-server.mjs'));
-  // The same better-sqlite3 as the workspace's (an ESM import resolves from the script's folder, so this copy finds it),
-  // but for a Node.js older than 22, which its version 13 does not run on: 12.11.1 there, the last that does.
+  // The workspace's better-sqlite3, except on a Node.js older than 22, which its version 13 does not run on: 12.11.1 is
+  // the last that does.
   const workspaceVersion = JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')).version as string;
   const betterSqlite = Number(/^v(\d+)/.exec(version)?.[1]) >= 22 ? workspaceVersion : '12.11.1';
   process.stderr.write(`installing better-sqlite3 ${betterSqlite} for node ${version}\n`);

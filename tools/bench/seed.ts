@@ -6,9 +6,8 @@ import { withClient } from '@petstore/testing';
 import { startService, stopServer } from './servers';
 
 /**
- * Lets the built service make the schema with its own migrations: started once on an empty database, stopped once
- * /health/ready says the migrations ran. The database is then seeded directly, which is much faster than a million
- * POSTs and leaves the service's schema (tables, index, sequences) exactly as it made it.
+ * Lets the built service make the schema with its own migrations. The database is then seeded directly, which is much
+ * faster than POSTs and leaves the service's schema exactly as it made it.
  */
 export async function migrate(databaseUrl: string, logFile: string, main?: string): Promise<void> {
   await stopServer(await startService({ databaseUrl, logFile, logLevel: 'warn', main }));
@@ -22,7 +21,7 @@ export async function migratedTemplate(dir: string): Promise<string> {
   return file;
 }
 
-/** The status of the n-th pet: mostly available, 10% sold, a rare pending (0.1%), always the same for a given n. */
+/** Mostly available, a tenth sold, a rare pending; always the same for a given n. */
 export function statusOf(n: number): string {
   if (n % 1000 === 0) return 'pending';
   return n % 10 === 5 ? 'sold' : 'available';
@@ -31,7 +30,7 @@ export function statusOf(n: number): string {
 const nameOf = (n: number) => `Pet ${n}`;
 const categoryOf = (n: number) => 1 + (n % 50);
 
-/** A copy of the template with `count` pets (ids 1..count): see {@link seedSqlite}. */
+/** See {@link seedSqlite}. */
 export function seededCopy(template: string, file: string, count: number): string {
   copyFileSync(template, file);
   seedSqlite(file, count);
@@ -39,9 +38,8 @@ export function seededCopy(template: string, file: string, count: number): strin
 }
 
 /**
- * `count` pets (ids 1..count) into a migrated, empty SQLite file, by one prepared statement in one transaction. With
- * their search keys, as the service writes them, where the schema has the column (an earlier build's, --baseline, has
- * not); its triggers fill the name index.
+ * Into a migrated, empty SQLite file, with search keys where the schema has the column (an earlier build's, --baseline,
+ * has not); its triggers fill the name index.
  */
 export function seedSqlite(file: string, count: number): void {
   const db = new Database(file);
@@ -59,7 +57,7 @@ export function seedSqlite(file: string, count: number): void {
   checkpoint(file);
 }
 
-/** The same `count` pets (ids 1..count) in a migrated, empty PostgreSQL database, in one statement; then analysed. */
+/** The same pets in a migrated, empty PostgreSQL database. */
 export async function seedPostgres(databaseUrl: string, count: number): Promise<void> {
   const ns = Array.from({ length: count }, (_, i) => i + 1);
   await withClient(databaseUrl, async (client) => {

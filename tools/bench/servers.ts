@@ -7,7 +7,7 @@ export const API_KEY = 'bench-key-0123456789abcdef';
 export interface RunningServer extends NodeProcess {
   /** From spawn until the first 200: /health/live for the service, an authenticated list for the reference. */
   startupMs: number;
-  /** The service only: from spawn until /health/ready is 200 (migrations done, database answering). */
+  /** The service only: from spawn until /health/ready is 200. */
   readyMs?: number;
   /** PostgreSQL only: the backends serving this server's connections now, whose CPU counts as the server's. */
   databasePids?: () => Promise<number[]>;
@@ -19,14 +19,14 @@ export interface ServiceOptions {
   /** Its LOG_LEVEL, and NODE_OPTIONS instead of those of `npm start`. */
   logLevel?: string;
   nodeOptions?: string;
-  /** More environment, over the rest (e.g. METRICS_PORT=0). */
+  /** Over the rest (e.g. METRICS_PORT=0). */
   env?: Record<string, string>;
   /** Another Node.js binary, and the build installed for it (see other-node.ts). */
   node?: string;
   main?: string;
 }
 
-/** The built service as `npm start` runs it in production; on PostgreSQL, with a way to find its backends. */
+/** The built service as `npm start` runs it in production. */
 export async function startService({ databaseUrl, logFile, logLevel = 'info', nodeOptions, env = {}, node, main }: ServiceOptions): Promise<RunningServer> {
   const service = await startBuiltService({
     node,
@@ -39,16 +39,15 @@ export async function startService({ databaseUrl, logFile, logLevel = 'info', no
   return server;
 }
 
-/** The ceiling for the service: tools/bench/reference-server.mjs on a SQLite file, or a copy of it run by another Node.js. */
+/** The ceiling for the service: reference-server.mjs on a SQLite file, or a copy run by another Node.js. */
 export async function startReference(database: string, logFile: string, other?: { node: string; script: string }): Promise<RunningServer> {
   const env = { API_KEYS: API_KEY, DATABASE: database };
   return startMjs('the reference server', other?.script ?? join(__dirname, 'reference-server.mjs'), logFile, '/v1/pets?limit=1', env, other?.node);
 }
 
 /**
- * A raw reference of the operator's (e.g. a node:http + better-sqlite3 server) given by --raw: `PORT`, `API_KEY`,
- * `DB_FILE` and `SYNC=FULL` (the service's durability) in its environment. Copied beside the workspace's node_modules,
- * so that its imports (better-sqlite3) resolve wherever the file came from.
+ * A raw reference of the operator's, given by --raw, run with `SYNC=FULL` (the service's durability). Copied beside the
+ * workspace's node_modules, so that its imports resolve wherever the file came from.
  */
 export async function startRaw(script: string, database: string, logFile: string): Promise<RunningServer> {
   const copy = join(__dirname, '../../tmp/bench-raw', basename(script));
@@ -57,14 +56,14 @@ export async function startRaw(script: string, database: string, logFile: string
   return startMjs('the raw reference', copy, logFile, '/v1/pets?limit=1', { API_KEY, DB_FILE: database, SYNC: 'FULL' });
 }
 
-/** The generator's ceiling: tools/bench/trivial-server.mjs, a fixed JSON for any request. */
+/** The load generator's ceiling: a fixed JSON for any request. */
 export async function startTrivial(logFile: string): Promise<RunningServer> {
   return startMjs('the trivial server', join(__dirname, 'trivial-server.mjs'), logFile, '/', {});
 }
 
 export const stopServer = stopNode;
 
-/** Resident memory in MB from /proc: `VmRSS` now, or `VmHWM`, the peak since the process started. */
+/** In MB: `VmRSS` now, or `VmHWM`, the peak since the process started. */
 export function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   // 0 once the process is gone: a crash then shows as failed requests, not as an exception here.
   const status = existsSync(`/proc/${pid}/status`) ? readFileSync(`/proc/${pid}/status`, 'utf8') : '';

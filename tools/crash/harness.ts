@@ -14,11 +14,11 @@ export interface HarnessOptions {
   concurrency: number;
   /** Draws the kill delays and the bodies. */
   seed: number;
-  /** Registers a webhook endpoint (a receiver of the harness's) and checks that every acknowledged pet's event arrives. */
+  /** Checks that every acknowledged pet's event reaches a receiver of the harness's. */
   webhooks: boolean;
   /** The service's output, from every start. */
   logFile: string;
-  /** A line for the person watching: one per cycle. */
+  /** One line per cycle, for the person watching. */
   print(line: string): void;
   /** A problem, as soon as it is found. */
   warn(line: string): void;
@@ -29,25 +29,25 @@ export interface Figures {
   cycles: number;
   /** Pets answered with a 201, retries included. */
   acknowledged: number;
-  /** Acknowledged pets stored exactly as returned at the end of the run. */
+  /** Stored exactly as returned at the end of the run. */
   present: number;
-  /** Acknowledged pets missing, or stored otherwise than returned, at any check. */
+  /** Missing, or stored otherwise than returned, at any check. */
   lost: number;
   /** Creates in flight at a kill, never answered. */
   unacknowledged: number;
   /** Those of them found stored after the restart, before their retry. */
   unacknowledgedStored: number;
-  /** Retries of unacknowledged creates (same Idempotency-Key and body) answered with a 201. */
+  /** Retries of unacknowledged creates answered with a 201. */
   retried: number;
   /** Names stored more than once. */
   duplicates: number;
   /** Ids given to a second pet, or not above the ids stored before a restart. */
   reusedIds: number;
-  /** SQLite `PRAGMA integrity_check` runs that did not answer `ok`; null on PostgreSQL. */
+  /** Failed SQLite integrity checks; null on PostgreSQL. */
   integrityErrors: number | null;
   /** Anything else unexpected: an answer other than 201, a service that exited by itself, an unknown row. */
   errors: number;
-  /** The webhook leg's figures; null without it. */
+  /** Null without webhooks. */
   webhooks: WebhookFigures | null;
   problems: string[];
   seconds: number;
@@ -113,7 +113,6 @@ class CrashRun {
     return startService(this.database.url, this.options.logFile, this.receiver ? WEBHOOK_ENV : {});
   }
 
-  /** Load, kill at a random moment, check the file, restart, check the table, retry the unanswered, check again. */
   private async cycle(cycle: number): Promise<void> {
     const label = `cycle ${cycle}`;
     const killAfter = between(this.delays, KILL_AFTER_MS.min, KILL_AFTER_MS.max);

@@ -15,14 +15,13 @@ export interface Problem {
 export interface TableCheck {
   /** Acknowledged pets found exactly as their 201 returned them. */
   present: number;
-  /** Rows per name: each create has a name of its own, so a count above 1 is a duplicate. */
+  /** Each create has a name of its own, so a count above 1 is a duplicate. */
   rowsByName: Map<string, number>;
 }
 
 /**
- * What the service has promised so far, and the checks of what it stores against it: every 201 stays stored exactly
- * as returned, no name is stored twice, no id is given to two pets, and ids given after a restart are above every id
- * stored before it.
+ * What the service has promised, checked against what it stores: every 201 stays stored as returned, no name is stored
+ * twice, no id is given twice, and ids given after a restart are above every id stored before it.
  */
 export class Ledger {
   /** Every pet a 201 returned, by name. */
@@ -35,19 +34,19 @@ export class Ledger {
   readonly lost = new Set<string>();
   readonly duplicates = new Set<string>();
   readonly reusedIds = new Set<number>();
-  /** Every problem found, once each, in the order found. */
+  /** Once each, in the order found. */
   readonly problems: Problem[] = [];
 
   get acknowledgedCount(): number {
     return this.acknowledged.size;
   }
 
-  /** Every pet a 201 returned, the last 201 of each name. */
+  /** The last 201 of each name. */
   acknowledgedPets(): Pet[] {
     return [...this.acknowledged.values()];
   }
 
-  /** A 201: the pet as sent, under an id of its own which, unless the 201 replays an earlier one, is above the floor. */
+  /** The pet as sent, under an id of its own, above the floor unless the 201 replays an earlier one. */
   acknowledge({ create, pet }: Acknowledged): void {
     const expected: Pet = { id: pet.id, status: PetStatus.Available, ...create.body };
     if (!samePet(pet, expected)) this.report('other', `the 201 for ${json(create.body)} returned ${json(pet)}`);
@@ -104,7 +103,7 @@ export class Ledger {
     }
   }
 
-  /** A row read from the table: a pet seen before keeps its id and fields; a new one was given an unused id. */
+  /** A pet seen before keeps its id and fields; a new one was given an unused id. */
   private checkRow(pet: Pet): void {
     if (!NAME.test(pet.name)) this.report('other', `${json(pet)} was not written by the harness`);
     const before = this.seen.get(pet.id);
@@ -140,7 +139,7 @@ export class Ledger {
   }
 }
 
-/** The same fields with the same values: nothing added, nothing missing, nothing changed. */
+/** The same fields with the same values. */
 function samePet(a: Pet, b: Pet): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => a[key as keyof Pet] === b[key as keyof Pet]);

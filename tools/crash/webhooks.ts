@@ -2,17 +2,17 @@ import type { Pet } from '@petstore/contract';
 import { startWebhookReceiver, WEBHOOK_RECEIVER_ENV, type WebhookReceiver } from '@petstore/testing';
 
 /**
- * The service's environment in a run with webhooks: plain http to 127.0.0.1, quick retries, and a short attempt
- * deadline, which shortens the lease after which what a killed instance had claimed is attempted again.
+ * Quick retries and a short attempt deadline, which shortens the lease after which what a killed instance had claimed
+ * is attempted again.
  */
 export const WEBHOOK_ENV = {
   ...WEBHOOK_RECEIVER_ENV,
   WEBHOOK_RETRY_SCHEDULE: '0.2,0.5,1,1,1,1,1,1,1,1',
   WEBHOOK_TIMEOUT_MS: '1000',
 };
-/** How long the end of the run waits for the last deliveries: a lease taken just before the last kill, then retries. */
+/** Room for a lease taken just before the last kill, then retries. */
 const PATIENCE_MS = 30_000;
-/** Answers 500 to this share of the correctly signed deliveries, so that retries are exercised too. */
+/** The share of signed deliveries answered 500, so that retries are exercised too. */
 const REFUSED_SHARE = 0.1;
 
 export interface WebhookFigures {
@@ -20,12 +20,12 @@ export interface WebhookFigures {
   expected: number;
   /** Acknowledged pets with a correctly signed 2xx delivery carrying the pet as acknowledged. */
   delivered: number;
-  /** Acknowledged pets without one, after the wait. */
+  /** Without one, after the wait. */
   missing: number;
   badSignatures: number;
-  /** Correctly signed deliveries whose pet is not stored as they carry it (or that carry no pet). */
+  /** Correctly signed deliveries whose pet is not stored as they carry it. */
   unstored: number;
-  /** Deliveries answered 2xx of a webhook-id already answered 2xx: allowed (at least once), counted. */
+  /** Allowed (at-least-once delivery), but counted. */
   duplicates: number;
   /** Correctly signed deliveries answered 500 on purpose (each is retried). */
   refused: number;
@@ -36,7 +36,7 @@ export interface WebhookFigures {
   problems: string[];
 }
 
-/** The run's endpoint: checks each signature (401 if bad) and answers 204, or, drawn by `random`, 500. */
+/** Checks each signature, and refuses a share of deliveries drawn by `random`. */
 export function startCrashReceiver(random: () => number): Promise<WebhookReceiver> {
   return startWebhookReceiver({ verify: true, answer: () => (random() < REFUSED_SHARE ? 500 : 204) });
 }
@@ -86,7 +86,6 @@ export function checkDeliveries(receiver: WebhookReceiver, acknowledged: Pet[], 
     unstored,
     badSignatures,
     duplicates,
-    // Signed correctly, so answered 500 on purpose.
     refused: receiver.received.filter(({ answered }) => answered === 500).length,
     otherErrors: problems.filter((problem) => problem.startsWith('other:')).length,
     waitedSeconds,
@@ -94,10 +93,7 @@ export function checkDeliveries(receiver: WebhookReceiver, acknowledged: Pet[], 
   };
 }
 
-/**
- * The pet each webhook-id carried when first answered 2xx. With `problems`, also the events of another type, and a
- * webhook-id that carried another pet when delivered again.
- */
+/** The pet each webhook-id carried when first answered 2xx; `problems` gets other event types and changed pets. */
 function firstDeliveries(receiver: WebhookReceiver, problems?: string[]): Map<string, unknown> {
   const first = new Map<string, unknown>();
   for (const { webhookId, event } of receiver.delivered()) {

@@ -5,7 +5,7 @@ import { Undecidable } from './undecidable';
 /** Synthetic paths for an operation's parameters and for a webhook, in the document openapi-diff compares. */
 export const PARAMETERS_PREFIX = '/~parameters';
 export const WEBHOOKS_PREFIX = '/~webhooks/';
-/** The synthetic path of each response's headers, as the body of the same response. */
+/** The synthetic path of each response's headers. */
 export const HEADERS_PREFIX = '/~headers';
 
 /** The value a local `$ref` (`#/components/schemas/Pet`) points at. */
@@ -21,7 +21,7 @@ function resolvePointer(document: JsonObject, ref: string): Json | undefined {
 // Keywords whose value is data, not a schema: a `$ref` key in one is not a reference.
 const VALUES = new Set(['example', 'examples', 'enum', 'const', 'default']);
 
-/** A schema with every `$ref` replaced by what it names (a reference back into itself is left as it is). */
+/** Every `$ref` replaced by what it names, except a reference back into itself. */
 export function inlineSchema(schema: Json, document: JsonObject, seen: readonly string[] = []): Json {
   if (Array.isArray(schema)) return schema.map((entry) => inlineSchema(entry, document, seen));
   if (!isObject(schema)) return schema;
@@ -35,8 +35,8 @@ export function inlineSchema(schema: Json, document: JsonObject, seen: readonly 
 }
 
 /**
- * The service refuses properties and query parameters it does not know (docs/api.md), so what a request may hold is
- * closed and a new optional field widens it; left open, a new optional field would read as a narrowing.
+ * The service refuses properties and query parameters it does not know (docs/api.md), so a request's objects are
+ * closed: left open, a new optional field would read as a narrowing.
  */
 export function closeObjects(schema: Json): Json {
   if (!isObject(schema)) return schema;
@@ -51,8 +51,8 @@ export function closeObjects(schema: Json): Json {
 }
 
 /**
- * A schema with every `allOf` merged (allof-merge), so that the same constraints compare the same however they are
- * split, and a request's objects can be closed. Members that contradict each other are left as written.
+ * Merges `allOf`, so that the same constraints compare the same however they are split, and a request's objects can be
+ * closed. Contradicting members are left as written.
  */
 export function allOfMerged(schema: Json): Json {
   let conflict = false;
@@ -67,17 +67,14 @@ const inlineContent = (content: Json | undefined, document: JsonObject, close: b
     return { ...media, schema: close ? closeObjects(schema) : schema };
   });
 
-/**
- * A parameter's key in the parameters' object: where it goes and its name (a header's in lower case). A path
- * parameter goes by its place in the path, since its name is not on the wire.
- */
+/** Where a parameter goes and its name (a header's in lower case); a path parameter's name is not on the wire. */
 export function parameterKey(parameter: JsonObject, path: string): string {
   const name = String(parameter.name);
   if (parameter.in === 'path') return `path #${[...path.matchAll(/\{([^}]+)\}/g)].findIndex(([, found]) => found === name) + 1}`;
   return `${String(parameter.in)} ${parameter.in === 'header' ? name.toLowerCase() : name}`;
 }
 
-/** An operation's parameters, its path item's too (which it may override), inlined, by parameterKey. */
+/** Includes the path item's parameters, which the operation may override. */
 export function operationParameters(path: string, item: JsonObject, operation: JsonObject, document: JsonObject): Map<string, JsonObject> {
   const all = [item.parameters, operation.parameters]
     .flatMap((list) => (Array.isArray(list) ? list : []))
@@ -86,7 +83,7 @@ export function operationParameters(path: string, item: JsonObject, operation: J
   return new Map(all.map((parameter) => [parameterKey(parameter, path), parameter]));
 }
 
-/** An operation's parameters as one closed object, each a property (a deprecated one's schema says so). */
+/** One closed object, so that parameters are decided as a body is. */
 function parametersSchema(path: string, item: JsonObject, operation: JsonObject, document: JsonObject): JsonObject {
   const byKey = operationParameters(path, item, operation, document);
   const required = [...byKey].filter(([, parameter]) => parameter.required === true || parameter.in === 'path').map(([key]) => key);
@@ -106,12 +103,12 @@ function parametersSchema(path: string, item: JsonObject, operation: JsonObject,
 
 const OK = { description: 'compared' };
 
-/** A parameter's or a header's schema: its `schema`, or that of the one media type of its `content`. */
+/** Its `schema`, or that of the one media type of its `content`. */
 const schemaOf = (entry: JsonObject): Json => allOfMerged(entry.schema ?? Object.values(objectAt(entry, 'content')).map((media) => objectAt(media, 'schema'))[0] ?? {});
 
 /**
- * A response's headers as an open object, one property per header (in lower case, as HTTP compares them), the required
- * ones required: a header removed or widened is then a response widened, one added a narrowing.
+ * An open object, names in lower case as HTTP compares them: a header removed or widened is then a response widened,
+ * one added a narrowing.
  */
 function headersSchema(headers: JsonObject, document: JsonObject): JsonObject {
   const byName = Object.entries(headers).flatMap(([name, header]) => {
@@ -127,10 +124,7 @@ function headersSchema(headers: JsonObject, document: JsonObject): JsonObject {
   };
 }
 
-/**
- * Each response's headers moved into the body of the same response of a synthetic operation at `/~headers<path>`:
- * openapi-diff reads only whether a header is there, but decides a body's schema, and our rules read it too.
- */
+/** openapi-diff reads only whether a header is there, but decides a body's schema, so headers are laid out as one. */
 function headersLaidOut(paths: JsonObject, document: JsonObject): JsonObject {
   const laidOut: JsonObject = { ...paths };
   for (const [path, item] of Object.entries(paths)) {
@@ -152,7 +146,7 @@ function headersLaidOut(paths: JsonObject, document: JsonObject): JsonObject {
 
 const withoutKey = (object: JsonObject, key: string): JsonObject => Object.fromEntries(Object.entries(object).filter(([name]) => name !== key));
 
-/** A path item, or the one its `$ref` names (`#/components/pathItems/…`, OpenAPI 3.1), its own fields winning. */
+/** Resolves a `$ref` to `#/components/pathItems/…` (OpenAPI 3.1), the item's own fields winning. */
 function pathItem(item: Json, document: JsonObject): Json {
   if (!isObject(item) || typeof item.$ref !== 'string') return item;
   const { $ref, ...own } = item;
@@ -161,20 +155,15 @@ function pathItem(item: Json, document: JsonObject): Json {
   return { ...target, ...own };
 }
 
-/** The document with each path item and webhook given as a `$ref` replaced by what it names, for every rule. */
+/** Path items and webhooks given as a `$ref` resolved, for every rule. */
 export function withPathItemsResolved(document: JsonObject): JsonObject {
   const resolved = (key: string) => (isObject(document[key]) ? { [key]: mapValues(document[key], (item) => pathItem(item, document)) } : {});
   return { ...document, ...resolved('paths'), ...resolved('webhooks') };
 }
 
 /**
- * The document as the gate compares it, still in OpenAPI 3.1, with every schema of an operation inlined:
- * - request bodies closed (`closeObjects`);
- * - each operation's parameters, which openapi-diff does not read, as the body of a synthetic operation at
- *   `/~parameters<path>` (same method), a closed object, so that they are decided as a body is;
- * - each webhook, which OpenAPI 3.0 has no place for, as the response of `GET /~webhooks/<name>`: the consumer reads
- *   it, so it changes under a response's rules;
- * - each response's headers as the body of the same response at `/~headers<path>` (headersLaidOut).
+ * The document as the gate compares it, still in OpenAPI 3.1: schemas inlined, request bodies closed, and parameters,
+ * response headers and webhooks laid out as bodies, which openapi-diff decides in full.
  */
 export function comparableDocument(document: JsonObject): JsonObject {
   const paths: JsonObject = {};

@@ -11,8 +11,8 @@ const show = (value: Json | undefined) => JSON.stringify(value);
 const at = (field: string) => (field ? `${field}: ` : '');
 
 /**
- * Whether a keyword's change breaks clients: narrowing a request or widening a response does. `narrowed` and
- * `widened` are both true when the change cannot be told either way (a pattern replaced), which breaks both.
+ * Narrowing a request or widening a response breaks clients. `narrowed` and `widened` are both true when the change
+ * cannot be told either way (a pattern replaced).
  */
 const breaks = (direction: Direction, narrowed: boolean, widened: boolean) => (direction === 'request' ? narrowed : widened);
 
@@ -40,8 +40,8 @@ function keywordChanges(before: JsonObject, after: JsonObject, direction: Direct
     const widened = old !== undefined;
     changes.push([breaks(direction, narrowed, widened), `${at(field)}${keyword} ${show(old) ?? 'none'} → ${show(now) ?? 'none'}`]);
   }
-  // What the service assumes when a client leaves a request field out: changed or dropped, that client now gets other
-  // behaviour; declared where there was none, it documents what the release did unsaid.
+  // A client that leaves the field out now gets other behaviour; a default declared where there was none documents what
+  // the release did unsaid.
   if (direction === 'request' && show(before.default) !== show(after.default)) {
     const [old, now] = [show(before.default), show(after.default)];
     const what = old === undefined ? `default ${now} declared` : now === undefined ? `default ${old} dropped` : `default ${old} → ${now}`;
@@ -56,7 +56,7 @@ function keywordChanges(before: JsonObject, after: JsonObject, direction: Direct
   return changes;
 }
 
-/** Both schemas' subschemas at the same place: properties by name, items, additionalProperties, combinations by index. */
+/** Both schemas' subschemas at the same place (combinations by index). */
 function pairs(before: JsonObject, after: JsonObject, field: string): Array<[JsonObject, JsonObject, string]> {
   const found: Array<[JsonObject, JsonObject, string]> = [];
   const [oldProperties, newProperties] = [objectAt(before, 'properties'), objectAt(after, 'properties')];
@@ -79,7 +79,7 @@ function pairs(before: JsonObject, after: JsonObject, field: string): Array<[Jso
   return found;
 }
 
-/** The keywords openapi-diff leaves unread, compared through both schemas (already inlined by comparableDocument). */
+/** The keywords openapi-diff leaves unread, through both schemas (already inlined by comparableDocument). */
 function schemaFindings(before: JsonObject, after: JsonObject, direction: Direction, where: string, field = ''): Finding[] {
   return [
     ...keywordChanges(before, after, direction, field).map(([breaking, what]): Finding => ({
@@ -123,13 +123,7 @@ function requestFindings(before: JsonObject, after: JsonObject, where: string): 
   return findings;
 }
 
-/**
- * Our rules, for what openapi-diff 0.24.1 does not read (docs/releasing.md): enum values, `pattern`, `format`,
- * `multipleOf`, `uniqueItems`, `nullable` and `deprecated` in request and response schemas, a request field's
- * `default` (parameters included, as comparableDocument lays them out), media types other than `application/json`, a
- * request body made required or optional, and an operation deprecated. Both documents are comparable and in OpenAPI
- * 3.0 (`nullable`, `const` as an enum).
- */
+/** Our rules, for what openapi-diff does not read (docs/releasing.md); both documents comparable, in OpenAPI 3.0. */
 export function contractRuleFindings(released: JsonObject, current: JsonObject): Finding[] {
   const findings: Finding[] = [];
   const newPaths = objectAt(current, 'paths');

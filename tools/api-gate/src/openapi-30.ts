@@ -1,13 +1,13 @@
 import { isObject, type Json, type JsonObject, mapValues } from './json';
 
-// Keywords whose value is a schema, a list of schemas or a map of schemas, through which a schema is converted.
+// Keywords whose value holds schemas, which are converted in turn.
 const ONE_SCHEMA = new Set(['items', 'not', 'additionalProperties']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
 const SCHEMA_MAPS = new Set(['properties']);
 
 /**
- * What the gate reads of a schema: OpenAPI 3.0's keywords (openapi-diff validates against them) and the 3.1 ones
- * toSchema30 rewrites into them. Extensions (`x-…`) describe; they are read as no change.
+ * OpenAPI 3.0's keywords (openapi-diff validates against them) and the 3.1 ones toSchema30 rewrites into them.
+ * Extensions (`x-…`) are read as no change.
  */
 const READ = new Set([
   ...['title', 'description', 'default', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs', 'xml', 'discriminator'],
@@ -16,13 +16,10 @@ const READ = new Set([
   ...['properties', 'additionalProperties', 'items', 'allOf', 'anyOf', 'oneOf', 'not', '$ref', '$schema', '$comment'],
 ]);
 
-/**
- * Whether the gate reads a schema keyword. One it does not (`prefixItems`, `if`…) is dropped by toSchema30, after
- * unreadKeywordFindings has compared it as a value.
- */
+/** A keyword the gate does not read is dropped by toSchema30, once unreadKeywordFindings has compared it as a value. */
 export const isRead = (keyword: string) => READ.has(keyword) || keyword.startsWith('x-');
 
-/** One schema in its OpenAPI 3.0 spelling: JSON Schema 2020-12's keywords rewritten, or dropped where 3.0 has none. */
+/** JSON Schema 2020-12's keywords in OpenAPI 3.0's spelling, or dropped where 3.0 has none. */
 export function toSchema30(schema: Json): Json {
   // 3.1's boolean schemas: `true` allows anything, `false` nothing.
   if (schema === true) return {};
@@ -71,12 +68,12 @@ export function toSchema30(schema: Json): Json {
   return out;
 }
 
-/** Whether a schema allows only null: `{type: 'null'}` as toSchema30 writes it. */
+/** `{type: 'null'}` as toSchema30 writes it. */
 const onlyNull = (schema: Json) => isObject(schema) && schema.nullable === true && JSON.stringify(schema.enum) === '[null]' && schema.type === undefined;
 
 /**
- * An `anyOf` or `oneOf` branch `{type: 'null'}` is 3.0's `nullable: true` (openapi-diff refuses a null type). A single
- * branch left is the schema itself, so that a field made nullable this way compares as the same field, made nullable.
+ * A `{type: 'null'}` branch is 3.0's `nullable: true` (openapi-diff refuses a null type). A single branch left is the
+ * schema itself, so that a field made nullable this way compares as the same field.
  */
 function nullBranchesAsNullable(schema: JsonObject): void {
   for (const key of ['anyOf', 'oneOf']) {
@@ -96,8 +93,8 @@ const valueSet = (branch: Json): branch is JsonObject & { enum: Json[] } =>
   isObject(branch) && Array.isArray(branch.enum) && Object.keys(branch).every((keyword) => keyword === 'enum' || keyword === 'type' || ANNOTATIONS.has(keyword));
 
 /**
- * An `anyOf` or `oneOf` whose branches are all value sets of one type is the enum of their values: so written, a
- * narrowed or widened enum compares value by value instead of as an enum dropped.
+ * Branches that are all value sets of one type are the enum of their values, so that a narrowed or widened enum
+ * compares value by value instead of as an enum dropped.
  */
 function enumBranchesAsEnum(schema: JsonObject): void {
   for (const key of ['anyOf', 'oneOf']) {
@@ -117,7 +114,7 @@ function mergeInto(schema: JsonObject, branch: JsonObject): void {
   for (const [keyword, value] of Object.entries(branch)) if (!(keyword in schema)) schema[keyword] = value;
 }
 
-/** Every schema of a document part, wherever OpenAPI puts one (`schema`, `components.schemas`), converted. */
+/** Wherever OpenAPI puts a schema (`schema`, `components.schemas`). */
 function convertSchemasIn(node: Json, key = ''): Json {
   if (Array.isArray(node)) return node.map((entry) => convertSchemasIn(entry));
   if (!isObject(node)) return node;
@@ -128,9 +125,8 @@ function convertSchemasIn(node: Json, key = ''): Json {
 }
 
 /**
- * The document in OpenAPI 3.0.3, as openapi-diff 0.24.1 reads it (its parser refuses `openapi: 3.1.0`). Only what 3.0
- * has no place for is dropped: `webhooks` (already paths, by `comparableDocument`), the JSON Schema dialect, the
- * license's SPDX identifier, and schema keywords the gate does not read.
+ * The document in OpenAPI 3.0.3, since openapi-diff's parser refuses `openapi: 3.1.0`. Only what 3.0 has no place for
+ * is dropped (`webhooks` are already paths, by `comparableDocument`).
  */
 export function toOpenApi30(document: JsonObject): JsonObject {
   const { webhooks: _webhooks, jsonSchemaDialect: _dialect, ...rest } = document;

@@ -8,22 +8,22 @@ const WORKSPACE = join(__dirname, '../../..');
 /** What `npm start` runs: the service as `nx build api` leaves it. */
 export const SERVICE_MAIN = join(WORKSPACE, 'dist', 'apps', 'api', 'main.js');
 const START_CONFIG = JSON.parse(readFileSync(join(WORKSPACE, 'package.json'), 'utf8')).config as Record<string, string>;
-/** The V8 flags of `npm start` (package.json config.node_options): the heap the service really runs with. */
+/** From package.json config.node_options: the heap the service really runs with. */
 export const START_NODE_OPTIONS: string = START_CONFIG.node_options;
-/** The environment `npm start` adds (package.json config.malloc_arena_max): glibc's malloc arenas, capped. */
+/** `npm start`'s cap on glibc's malloc arenas (package.json config.malloc_arena_max). */
 export const START_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: START_CONFIG.malloc_arena_max };
 
-/** A short hash of the built service, so that figures can be told apart by build; throws if it was never built. */
+/** A short hash, so that figures can be told apart by build; throws if the service was never built. */
 export function serviceBuild(): string {
   return createHash('sha256').update(readFileSync(builtMain())).digest('hex').slice(0, 16);
 }
 
 export interface ServiceSpawnOptions extends SpawnOptions {
-  /** A copy of the build installed elsewhere (e.g. for another Node.js); by default {@link SERVICE_MAIN}. */
+  /** A copy of the build installed elsewhere; by default {@link SERVICE_MAIN}. */
   main?: string;
 }
 
-/** Runs the built service with `env` (rate limits off unless it sets them) and returns at once, before it listens. */
+/** Returns at once, before the service listens. */
 export async function spawnService({ main, ...options }: ServiceSpawnOptions): Promise<NodeProcess> {
   // Rate limits off: tests and measurements send many requests a second from one address. Metrics on, as in
   // production, on a port of its own so that several services can run side by side.
@@ -31,10 +31,10 @@ export async function spawnService({ main, ...options }: ServiceSpawnOptions): P
   return spawnNode('the service', main ?? builtMain(), { ...options, env });
 }
 
-/** Milliseconds from spawn until /health/live answers 200; rejects if the service exits first or takes 60 s. */
+/** Milliseconds from spawn until /health/live answers 200; rejects if the service exits first or times out. */
 export const waitUntilLive = (service: NodeProcess): Promise<number> => waitFor200(service, '/health/live');
 
-/** Milliseconds from spawn until /health/ready answers 200 (migrations done, database answering); as waitUntilLive. */
+/** As waitUntilLive, for /health/ready (migrations done, database answering). */
 export const waitUntilReady = (service: NodeProcess): Promise<number> => waitFor200(service, '/health/ready');
 
 export interface StartedService extends NodeProcess {
@@ -44,7 +44,7 @@ export interface StartedService extends NodeProcess {
   readyMs: number;
 }
 
-/** {@link spawnService}, then resolves once the service is live and ready; stops it if it never is. */
+/** Resolves once the service is live and ready; stops it if it never is. */
 export async function startService(options: ServiceSpawnOptions): Promise<StartedService> {
   const service = await spawnService(options);
   try {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port';
 
 const WAIT_TIMEOUT_MS = 60_000;
-/** Longer than the service's own deadline for a stop (9 s), so that the exit code is the one it chose. */
+/** Longer than the service's own deadline for a stop, so that the exit code is the one it chose. */
 const STOP_TIMEOUT_MS = 15_000;
 
 export interface Exit {
@@ -17,17 +17,16 @@ export interface SpawnOptions {
   /** Its environment besides PATH and its address (HOST, PORT, PUBLIC_BASE_URL), which it may override. */
   env: Record<string, string>;
   /**
-   * Appends its stdout and stderr to this file, as a process under load needs: an undrained pipe blocks it, and a
-   * drained one costs this process CPU. Without it, both are kept in memory.
+   * Where its output is appended, as a process under load needs: an undrained pipe blocks it, and a drained one costs
+   * this process CPU. Without it, the output is kept in memory.
    */
   logFile?: string;
-  /** The Node.js binary; by default the one running this process. */
+  /** By default the one running this process. */
   node?: string;
-  /** Arguments after `main`. */
   args?: string[];
 }
 
-/** A Node.js process started by {@link spawnNode}, listening (once it is up) on a port of its own. */
+/** Started by {@link spawnNode}, on a port of its own. */
 export interface NodeProcess {
   /** Named in errors: "the service", "the reference server". */
   name: string;
@@ -37,9 +36,9 @@ export interface NodeProcess {
   origin: string;
   /** `performance.now()` at spawn, where its start-up times count from. */
   startedAt: number;
-  /** Its stdout so far; empty when it goes to a log file. */
+  /** Empty when it goes to a log file. */
   stdout: () => string;
-  /** Its stderr so far; empty when it goes to a log file. */
+  /** Empty when it goes to a log file. */
   stderr: () => string;
   /** The last lines of its output, for error messages. */
   outputTail: () => string;
@@ -47,7 +46,7 @@ export interface NodeProcess {
   exited: Promise<Exit>;
 }
 
-/** Runs `node main ...args` on a free port of 127.0.0.1 with `env` besides PATH, HOST, PORT and PUBLIC_BASE_URL. */
+/** Runs `node main ...args` on a free port of 127.0.0.1. */
 export async function spawnNode(name: string, main: string, { env, logFile, node = process.execPath, args }: SpawnOptions): Promise<NodeProcess> {
   // A PORT of the caller's (an instance's slot behind HAProxy) is where it will listen, and so its origin.
   const port = env.PORT ?? String(await freePort());
@@ -98,8 +97,8 @@ export async function spawnNode(name: string, main: string, { env, logFile, node
 }
 
 /**
- * Milliseconds from spawn until `path` answers 200; throws with the end of its output if it exits first or takes
- * `timeoutMs` (raise it for a start that migrates a large database).
+ * Milliseconds from spawn until `path` answers 200; throws with the end of its output if it exits first or times out
+ * (raise `timeoutMs` for a start that migrates a large database).
  */
 export async function waitFor200(target: NodeProcess, path: string, headers: Record<string, string> = {}, timeoutMs = WAIT_TIMEOUT_MS): Promise<number> {
   const url = `${target.origin}${path}`;
@@ -111,7 +110,7 @@ export async function waitFor200(target: NodeProcess, path: string, headers: Rec
   throw new Error(`${target.name} did not answer 200 at ${url} (${state}). Its output ends:\n${target.outputTail()}`);
 }
 
-/** SIGTERM, as an orchestrator stops it, then SIGKILL if it is still running; resolves to how it exited. */
+/** SIGTERM, as an orchestrator stops it, then SIGKILL if it is still running. */
 export async function stopNode(target: NodeProcess): Promise<Exit> {
   if (!isRunning(target)) return target.exited;
   target.child.kill('SIGTERM');
@@ -121,7 +120,7 @@ export async function stopNode(target: NodeProcess): Promise<Exit> {
   return exit;
 }
 
-/** SIGKILL: no shutdown hook runs. Resolves once it is gone; false if it had already exited by itself. */
+/** No shutdown hook runs. False if it had already exited by itself. */
 export async function killNode(target: NodeProcess): Promise<boolean> {
   const running = isRunning(target);
   if (running) target.child.kill('SIGKILL');

@@ -16,14 +16,14 @@ const PG_BIN = '/usr/lib/postgresql/15/bin';
 export const CLUSTER_DATABASE = 'petstore';
 
 /**
- * A generous bound for a stuck cluster (electing, streaming, becoming healthy), not a verdict on speed; below the
- * failover spec's timeout, so that a stuck cluster fails naming what it awaited.
+ * A generous bound, not a verdict on speed; below the failover spec's timeout, so that a stuck cluster fails naming
+ * what it awaited.
  */
 const CLUSTER_WAIT_MS = 480_000;
 
 /**
- * Whether a Patroni cluster can run here: as root (its members run as `postgres`), with Debian's patroni, etcd, haproxy
- * and PostgreSQL 15 (`.ci/run` installs them). Elsewhere the suite is skipped, saying why; under CI=true it fails.
+ * Needs root (the members run as `postgres`), Debian's patroni, etcd, haproxy and PostgreSQL 15. Elsewhere the suite
+ * is skipped, saying why; under CI=true it fails.
  */
 export function patroniRuns(what: string): boolean {
   const missing = [
@@ -46,22 +46,22 @@ export interface Member {
 
 export interface PatroniCluster {
   members: Member[];
-  /** HAProxy in front (deploy/patroni/haproxy.cfg): always the primary. */
+  /** HAProxy's, which always leads to the primary. */
   haproxyPort: number;
   url(port: number): string;
-  /** The member Patroni names leader, once it takes writes (other than `not`, or `is` itself). */
+  /** The leader, once it takes writes. */
   waitForPrimary(options?: { not?: Member; is?: Member }): Promise<Member>;
-  /** SIGKILLs a member's Patroni and PostgreSQL, as a lost machine. */
+  /** SIGKILLs Patroni and PostgreSQL, as a lost machine. */
   kill(member: Member): void;
-  /** Starts a member's Patroni again: it rejoins as a replica (pg_rewind where needed). */
+  /** It rejoins as a replica (pg_rewind where needed). */
   start(member: Member): Promise<void>;
-  /** A planned switchover to `candidate` (or any synchronous standby). */
+  /** To `candidate`, or any synchronous standby. */
   switchover(candidate?: Member): Promise<void>;
-  /** Waits until every member runs and (with more than one) one is a synchronous standby, able to fail over again. */
+  /** Until every member runs and (with more than one) one is a synchronous standby, able to fail over again. */
   waitUntilHealthy(): Promise<void>;
   /**
-   * Makes replica `member` the synchronous standby, the only member a switchover may go to in synchronous mode: Patroni
-   * keeps a healthy one, so the one there now is stopped until `member` is chosen.
+   * Makes `member` the synchronous standby, the only switchover target in synchronous mode: Patroni keeps a healthy
+   * one, so the current one is stopped until `member` is chosen.
    */
   makeSyncStandby(member: Member): Promise<void>;
   stop(): Promise<void>;
@@ -83,7 +83,7 @@ interface MemberProcess {
   child?: ChildProcess;
 }
 
-/** `command` as the postgres user (PostgreSQL refuses to run as root), its output appended to `log`. */
+/** PostgreSQL refuses to run as root. */
 function asPostgres(command: string, args: string[], log: string): ChildProcess {
   const out = openSync(log, 'a');
   const child = spawn('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: ['ignore', out, out], env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } });
@@ -91,10 +91,7 @@ function asPostgres(command: string, args: string[], log: string): ChildProcess 
   return child;
 }
 
-/**
- * `size` Patroni members over one etcd on loopback, with HAProxy in front; one member is a single PostgreSQL with the
- * same settings and path (the benchmark's baseline for a replicated one).
- */
+/** Patroni members over one etcd on loopback, HAProxy in front; one member is the benchmark's unreplicated baseline. */
 export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-patroni-'));
   chownSync(dir, uidOf('postgres'), gidOf('postgres'));
@@ -122,7 +119,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     config.restapi = { listen: `127.0.0.1:${member.restPort}`, connect_address: `127.0.0.1:${member.restPort}` };
     // Through its relay only: without use_proxies, Patroni asks etcd for its members' addresses and goes there directly.
     config.etcd3 = { hosts: `127.0.0.1:${member.dcs.port}`, use_proxies: true };
-    // One machine, no passwords: trust on loopback instead of the template's scram for the private network.
+    // One machine: trust on loopback instead of the template's scram.
     config.bootstrap.initdb = [...template.bootstrap.initdb, { auth: 'trust' }];
     config.bootstrap.pg_hba = ['local all all trust', 'host all all 127.0.0.1/32 trust', 'host replication all 127.0.0.1/32 trust'];
     config.postgresql = {
@@ -243,7 +240,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   }
 }
 
-/** deploy/patroni/haproxy.cfg with the test's addresses: a member's PostgreSQL port, checked on its REST port. */
+/** deploy/patroni/haproxy.cfg with the test's addresses. */
 function haproxyConfig(dir: string, port: number, members: Member[]): string {
   const servers = members.map((member) => `    server ${member.name} 127.0.0.1:${member.pgPort} check port ${member.restPort}`).join('\n');
   const cfg = readFileSync(join(DEPLOY, 'haproxy.cfg'), 'utf8')
@@ -273,7 +270,7 @@ async function writable(port: number): Promise<boolean> {
   }
 }
 
-/** The pets table on `port` (the primary's), for the count after the faults. */
+/** For the count after the faults. */
 export async function storedPets(port: number): Promise<Array<{ id: number; name: string }>> {
   return admin(port, CLUSTER_DATABASE, async (client) => (await client.query('SELECT id::int AS id, name FROM pets ORDER BY id')).rows);
 }

@@ -8,14 +8,14 @@ import { type NodeProcess, stopNode, waitFor200 } from './node-process';
 
 const KEY = 'pk_upgrade_trial_0123456789abcdef';
 const AUTH = { authorization: `Bearer ${KEY}` };
-/** Loops sending the load; each paces itself to its share of the rate. */
+/** Each loop paces itself to its share of the rate. */
 const WORKERS = 8;
-/** How long the earlier release serves alone before the new build starts beside it, and after the new one is ready. */
+/** How long the earlier release serves alone, and beside the new build once it is ready. */
 const ALONE_MS = 2_000;
 const OVERLAP_AFTER_READY_MS = 3_000;
 /** Longest wait for one answer: a service that stops answering fails the trial rather than holding it. */
 const ANSWER_WITHIN_MS = 30_000;
-/** Longest wait for the new build's name search to find every acknowledged pet (its backfill runs every 5 s). */
+/** Longest wait for the new build's backfill to make every acknowledged pet findable by name. */
 const FOUND_WITHIN_MS = 60_000;
 
 export type TrialDatabase = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -29,7 +29,7 @@ export interface UpgradeTrialOptions {
   to?: string;
   /** Pets stored before the upgrade. */
   pets: number;
-  /** Requests per second during the trial, half creates, half lists. */
+  /** Requests per second, half creates, half lists. */
   rate: number;
   /** Longest wait for an instance to be ready (the new build migrates the pets in this time). */
   readyWithinMs: number;
@@ -40,23 +40,22 @@ export interface UpgradeTrial {
   /** From the new build's spawn until /health/live, then /health/ready, answered 200. */
   liveMs: number;
   readyMs: number;
-  /** Creates sent (to the earlier release, then to both), and how long each took to be answered. */
+  /** Creates sent, and how long each took to be answered. */
   creates: { sent: number; acknowledged: number; p50Ms: number; p99Ms: number; maxMs: number; overOneSecond: number };
   lists: number;
   /** Every unexpected answer, as "POST 503 …", and every request left unanswered. */
   failures: string[];
   /** Acknowledged creates not stored under the id they were given, and names stored more than once. */
   stored: { missing: number; duplicates: number };
-  /** Acknowledged pets that the new build's name search does not find within a minute. */
+  /** Acknowledged pets that the new build's name search does not find in time. */
   unfound: string[];
-  /** The database's size before the new build started, and at the end. */
+  /** Before the new build started, and at the end. */
   bytes: { before: number; after: number };
 }
 
 /**
- * A rolling upgrade as an operator runs it: the earlier release makes its schema, stores `pets` pets and serves creates
- * and lists; the new build starts beside it on the same database and migrates under the load, then both serve. Reports
- * what was seen for the caller to judge (the upgrade test, `npm run bench -- --upgrade`).
+ * A rolling upgrade as an operator runs it: the new build starts beside the earlier release on the same database and
+ * migrates under load. Reports what was seen for the caller to judge.
  */
 export async function upgradeTrial(options: UpgradeTrialOptions): Promise<UpgradeTrial> {
   const url = databaseUrl(options.database);
@@ -117,10 +116,10 @@ export async function upgradeTrial(options: UpgradeTrialOptions): Promise<Upgrad
 
 const databaseUrl = (database: TrialDatabase) => (database.kind === 'sqlite' ? `sqlite:${database.file}` : database.url);
 
-// Names and statuses as the benchmark's seed makes them (mostly available, a tenth sold, a rare pending).
+// Names and statuses as the benchmark's seed makes them.
 const SEED_SELECT = `'Pet ' || n, 1 + n % 50, CASE WHEN n % 1000 = 0 THEN 'pending' WHEN n % 10 = 5 THEN 'sold' ELSE 'available' END`;
 
-/** `count` pets in one statement, without search keys, as release 1.0 stored them; an earlier 1.1 keys them at start. */
+/** Without search keys, as release 1.0 stored them; an earlier 1.1 keys them at start. */
 async function seedPets(database: TrialDatabase, count: number): Promise<void> {
   if (database.kind === 'postgres') {
     await withPostgres(database.url, async (client) => {
@@ -153,7 +152,7 @@ async function storedOnce(database: TrialDatabase, report: LoadReport): Promise<
   return { missing, duplicates: [...byName.values()].filter((ids) => ids.length > 1).length };
 }
 
-/** The acknowledged pets a name search of the new build does not find, waiting for its backfill up to a minute. */
+/** Waits for the new build's backfill, up to FOUND_WITHIN_MS. */
 async function unfoundByName(origin: string, acknowledged: Map<string, number>): Promise<string[]> {
   let unfound = [...acknowledged.keys()];
   const deadline = Date.now() + FOUND_WITHIN_MS;
@@ -183,10 +182,7 @@ interface LoadReport {
   failures: string[];
 }
 
-/**
- * Creates (with an Idempotency-Key) and lists, half and half, at `rate` requests per second, round robin over
- * `origins`, which may grow while it runs.
- */
+/** Round robin over `origins`, which may grow while it runs. */
 function startLoad(origins: string[], rate: number): { stop: () => Promise<LoadReport> } {
   const report: LoadReport = { prefix: `upgrade-${randomUUID().slice(0, 8)}-`, acknowledged: new Map(), createMs: [], lists: 0, failures: [] };
   let stopping = false;

@@ -7,86 +7,68 @@ import { Webhook } from 'standardwebhooks';
 /** Lets the service deliver to this receiver, which listens on 127.0.0.1 over plain http (refused by default). */
 export const WEBHOOK_RECEIVER_ENV = { WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
 
-/** One request to the receiver, as it arrived and as it was answered. */
+/** One request, as it arrived and was answered. */
 export interface ReceivedWebhook {
-  /** Its webhook-id header: the same for every attempt of one message. */
+  /** The same for every attempt of one message. */
   webhookId: string;
   headers: IncomingHttpHeaders;
-  /** The body as it arrived: what the signature covers. */
+  /** As it arrived: what the signature covers. */
   body: string;
-  /** The body parsed, or undefined if it is not JSON. */
+  /** Undefined if the body is not JSON. */
   event: unknown;
-  /** The sender's port on its end of the connection: which process sent it (see localPortsTo). */
+  /** Tells which process sent it (see localPortsTo). */
   remotePort: number;
-  /** With `verify`: why its signature failed; answered 401, not counted as delivered. */
+  /** With `verify`: why its signature failed (answered 401). */
   badSignature?: string;
-  /**
-   * A status; `hang`: never answered (the sender's attempt times out); `cut`: the sender went away before the answer,
-   * so it was not taken in and must come again; undefined while it is held or worked on.
-   */
+  /** `hang`: never answered; `cut`: the sender went away first, so it must come again; undefined while in flight. */
   answered?: number | 'hang' | 'cut';
 }
 
 export interface WebhookReceiverOptions {
-  /**
-   * The answer to request number `index` (from 0); 204 by default. Asked when due (after `hold` and `delayMs`), so a
-   * test may change its mind meanwhile.
-   */
+  /** 204 by default. Asked only when due (after `hold` and `delayMs`), so a test may change its mind meanwhile. */
   answer?: (index: number, request: ReceivedWebhook) => number | 'hang';
-  /**
-   * Checks each signature against `secret` (`standardwebhooks`), answering a bad one 401; off when the test checks a
-   * secret of the service's making itself.
-   */
+  /** Answers a bad signature 401; off when the test checks a secret of the service's making itself. */
   verify?: boolean;
-  /**
-   * Works this long on each request before answering, as a receiver that commits first: a request whose sender dies
-   * meanwhile is `cut`, not taken in.
-   */
+  /** Delay before answering, as a receiver that commits first: a request whose sender dies meanwhile is `cut`. */
   delayMs?: number;
-  /** Works on nothing until `release()`: every request stays in flight, so that a test can kill its sender then. */
+  /** Keeps every request in flight until `release()`, so that a test can kill its sender then. */
   hold?: boolean;
-  /** False: only counts (`received` stays empty, `duplicates` 0), so that a benchmark's deliveries do not pile up. */
+  /** False: only counts (no `received`, no `duplicates`), so that a benchmark's deliveries do not pile up. */
   record?: boolean;
 }
 
 /** What the receiver has seen so far. */
 export interface WebhookCounts {
-  /** Requests, whatever their answer. */
   received: number;
-  /** Requests answered 2xx: taken in. */
+  /** Answered 2xx. */
   delivered: number;
-  /** Of those, the ones whose webhook-id was taken in before (at-least-once delivery allows them). */
+  /** Delivered again (at-least-once delivery allows it). */
   duplicates: number;
-  /** With `verify`: requests answered 401. */
   badSignatures: number;
-  /** Requests whose sender went away before the answer. */
   cut: number;
 }
 
 export interface WebhookReceiver {
   /** The endpoint to register, e.g. http://127.0.0.1:41234/hooks */
   readonly url: string;
-  /** The signing secret to register it with (whsec_…), which `verify` checks against. */
+  /** The signing secret (whsec_…) to register it with. */
   readonly secret: string;
-  /** Every request, in arrival order, from the moment its body has arrived (see `answered`). */
+  /** In arrival order, from the moment each body has arrived. */
   readonly received: readonly ReceivedWebhook[];
-  /** The requests answered 2xx, in arrival order: a webhook-id as often as it was taken in. */
+  /** Answered 2xx, in arrival order, duplicates included. */
   delivered(): ReceivedWebhook[];
   counts(): WebhookCounts;
-  /** The remote ports of the requests held or worked on now: whose they are (see localPortsTo). */
+  /** Remote ports of the requests in flight now (see localPortsTo). */
   openFrom(): number[];
-  /** Ends `hold`: the requests held are worked on now, and the next ones as they come. */
+  /** Ends `hold`, for the requests held and those to come. */
   release(): void;
-  /**
-   * Until `done()` holds, checked whenever a request arrives or is answered; false if `timeoutMs` ran out first (a
-   * generous deadline for a slow machine, not a measure).
-   */
+  /** Waits until `done()` holds, checked as requests arrive or are answered; false if `timeoutMs` ran out first. */
   waitFor(done: () => boolean, timeoutMs?: number): Promise<boolean>;
-  /** Stops listening and cuts the connections still open (those of requests left hanging). */
+  /** Also cuts the connections of requests left hanging. */
   close(): Promise<void>;
 }
 
-/** `waitFor`'s default, as Jest's testTimeout: room for a machine several times slower than a quiet one. */
+/** As Jest's testTimeout: a generous deadline for a slow machine, not a measure. */
 const WAIT_MS = 60_000;
 
 /** A webhook endpoint on 127.0.0.1 that records what it is sent and answers as the test chooses. */
@@ -161,8 +143,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
       if (status !== 'hang') response.writeHead(status).end();
     });
   });
-  // listen(0): the kernel's port is ours from the moment it is picked, with no gap for another process to take it
-  // (freePort is for ports that must be named before they are bound).
+  // listen(0) leaves no gap for another process to take the port (freePort is for ports named before binding).
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
   return {

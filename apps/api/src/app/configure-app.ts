@@ -32,8 +32,8 @@ import { announceAddresses } from './start-up-line';
 import { builtStorefront, declareStorefrontRoutes, serveStorefront } from './storefront/serve-storefront';
 
 /**
- * Creates the application exactly as it runs in production; `main.ts` and the tests both come through here.
- * `root`: the module to build; tests wrap the app's own to add routes of their own.
+ * The application exactly as it runs in production; `main.ts` and the tests both come through here. Tests wrap the
+ * `root` module to add routes of their own.
  */
 export async function createApp(
   config: AppConfig,
@@ -51,7 +51,7 @@ export async function createApp(
   return app;
 }
 
-/** Everything between the framework and our handlers: the path of a request, in the order it runs. */
+/** Everything between the framework and our handlers, in the order a request meets it. */
 export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app.useLogger(app.get(NestLogger));
   const fastify = app.getHttpAdapter().getInstance();
@@ -59,7 +59,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // The first request hook of all, so that every answer is counted, whichever hook or layer gives it.
   useHttpMetrics(fastify, metrics);
   recordRoutes(fastify);
-  // Loaded only when traced: with tracing off, no hook and no OpenTelemetry module.
+  // With tracing off, neither the hook nor OpenTelemetry is loaded.
   if (config.tracing) (await import('./observability/tracing/request-spans')).useRequestSpans(fastify);
   useJsonBodyParser(fastify);
   // Security headers first of the request hooks; then CORS, which declares its route public, as below for the docs.
@@ -69,9 +69,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // Off, or not built: no route at all, so /storefront/ is the 404 of any unknown path.
   const storefront = builtStorefront(config, fastify.log);
   if (storefront) declareStorefrontRoutes(fastify, config);
-  // Each route's own request hooks, decided once from its config as it is registered (so after the declarations
-  // above), run after the global hooks below: authentication and the per-key limit unless the route is public, then
-  // what the route declares for itself (its headers, 415, query parameters).
+  // Each route's own hooks, decided from its config as it is registered (so after the declarations above), run after
+  // the global hooks below: authentication unless the route is public, then what the route declares for itself.
   useBearerAuth(fastify, app.get(ApiKeysService), app.get(RateLimits), metrics);
   useRouteRules(fastify);
   fastify.addHook('onRequest', syncHook(requestIdHook));

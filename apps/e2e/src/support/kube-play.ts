@@ -5,23 +5,20 @@ import { stringify } from 'yaml';
 import { type KubeObject, render } from './kustomize';
 import { anonymousVolumesOf, containerAddress, IMAGE, logsOf, podman, podmanOk, waitFor200 } from './podman';
 
-// An overlay of deploy/kubernetes played by `podman kube play` (podman 4.3), as close to the rendered objects as podman
-// allows; it plays no Secret object, so a podman secret holds one. The `ports:` list is left out: podman would publish
-// it on the host, where replicas would collide, so each pod is reached at its network address. Objects are renamed
-// after the run, so that nothing of an operator's is touched.
+// An overlay of deploy/kubernetes played by `podman kube play` (podman 4.3). `ports:` is left out: podman would publish
+// it on the host, where replicas would collide. Objects take the run's name, so nothing of an operator's is touched.
 
 export interface Replica {
   container: string;
-  /** Its API at its pod's network address. */
+  /** At its pod's network address. */
   origin: string;
 }
 
 export interface PlayedOverlay {
-  /** The replicas now running, ready. */
   replicas: Replica[];
   /** How many the rendered Deployment asks for. */
   expectedReplicas: number;
-  /** The volume that stands for the PersistentVolumeClaim, if the overlay has one. */
+  /** Stands for the PersistentVolumeClaim, if the overlay has one. */
   claimVolume?: string;
   /** `podman kube play --down`: the pods go; the claim's volume stays, as a PersistentVolume outlives its pods. */
   down(): void;
@@ -79,7 +76,7 @@ export async function playOverlay(overlay: string, { name, network, secret, conf
   const replay = write(join(dir, 'replay.yaml'), configMap, deployment);
   let claimMade = false;
 
-  /** Anonymous volumes of every generation of pods (the image's VOLUME /data where no claim is mounted). */
+  /** Anonymous volumes of every generation of pods. */
   const anonymousVolumes = new Set<string>();
   const played: PlayedOverlay = {
     replicas: [],

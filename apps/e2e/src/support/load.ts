@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PetstoreClient } from '@petstore/client';
 
-/** What a load run saw: every request, those that failed and why, and the creates that were acknowledged. */
+/** What a load run saw. */
 export interface LoadReport {
   sent: number;
   failures: string[];
@@ -27,10 +27,7 @@ export interface LoadOptions {
   prefix: string;
 }
 
-/**
- * Steady traffic until `stop()` is called: creates with an Idempotency-Key, reads by id of acknowledged pets, and
- * lists that follow their `next` links. Every answer but the expected status counts as a failure, as does any error.
- */
+/** Steady traffic until `stop()`; every answer but the expected status counts as a failure, as does any error. */
 export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptions): RunningLoad {
   const report: LoadReport = { sent: 0, failures: [], acknowledged: new Map() };
   const ids: number[] = [];
@@ -83,8 +80,8 @@ export function startLoad({ origin, key, rate, workers = 10, prefix }: LoadOptio
 }
 
 /**
- * The same traffic as {@link startLoad}, through `@petstore/client` as a caller would send it: its retries and its
- * Idempotency-Keys carry an operation across a failed attempt; an operation fails only if the client gives up.
+ * The same traffic as {@link startLoad}, through `@petstore/client`: its retries carry an operation across a failed
+ * attempt, so an operation fails only if the client gives up.
  */
 export function startClientLoad(client: PetstoreClient, { rate, workers = 10, prefix }: Omit<LoadOptions, 'origin' | 'key'>): RunningLoad {
   const report: LoadReport = { sent: 0, failures: [], acknowledged: new Map() };
@@ -107,17 +104,14 @@ export function startClientLoad(client: PetstoreClient, { rate, workers = 10, pr
   const read = () => (ids.length === 0 ? create() : operation('getPet', () => client.getPet(ids[Math.floor(Math.random() * ids.length)])));
   const list = () =>
     operation('iteratePets', async () => {
-      // Three pages of twenty at most: a walk that follows the cursor, not a full scan.
+      // A short walk that follows the cursor, not a full scan.
       let seen = 0;
       for await (const _pet of client.iteratePets({ pageSize: 20 })) if (++seen >= 50) break;
     });
   return mixedTraffic({ rate, workers, create, read, list }, report);
 }
 
-/**
- * `workers` loops, each sending one operation at a time at its share of `rate`: 35% creates, 40% reads, 25% list
- * walks. Stopping lets each loop finish its operation, then hands back the report.
- */
+/** `workers` loops, each sending one operation at a time at its share of `rate`. */
 function mixedTraffic(
   { rate, workers, create, read, list }: { rate: number; workers: number; create: () => Promise<void>; read: () => Promise<void>; list: () => Promise<void> },
   report: LoadReport,
@@ -154,7 +148,7 @@ export interface Answer {
 }
 
 export interface CarefulLoad {
-  /** Every answer, in the order received. */
+  /** In the order received. */
   answers: Answer[];
   /** Pet name → the id its 201 gave. */
   acknowledged: Map<string, number>;
@@ -163,10 +157,8 @@ export interface CarefulLoad {
 }
 
 /**
- * Creates and lists as a careful client sends them through a fault: each create has its own Idempotency-Key and is
- * retried with it after a 503 or 409's Retry-After, until it is acknowledged or answered otherwise. Unlike
- * {@link startLoad}, which counts every answer but the expected one as a failure, every answer is kept, to be judged
- * afterwards (see {@link unexpectedAnswers}).
+ * A careful client through a fault: a create is retried with its Idempotency-Key after Retry-After. Every answer is
+ * kept, to be judged afterwards (see {@link unexpectedAnswers}).
  */
 export function startCarefulLoad({ origin, key, prefix }: Omit<LoadOptions, 'rate' | 'workers'>): CarefulLoad {
   const answers: Answer[] = [];
@@ -216,8 +208,8 @@ export function startCarefulLoad({ origin, key, prefix }: Omit<LoadOptions, 'rat
 }
 
 /**
- * The answers that are neither a 2xx nor a 503 Error with Retry-After (a 409 with Retry-After while a retried create
- * still runs is the 503's kin): what a fault must never produce.
+ * What a fault must never produce: answers neither 2xx nor a 503 with Retry-After (or its kin, the 409 while a retried
+ * create still runs).
  */
 export const unexpectedAnswers = (answers: Answer[]): Answer[] =>
   answers.filter(({ status, retryAfter, body }) => {

@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onPath } from './prometheus';
 
-// Podman for the tests of the image and of what runs it (Kubernetes manifests, compose.yaml): the repository's
-// settings, the image built once however many suites ask at once, and readiness waits.
+// Podman for the tests of the image and of what runs it (Kubernetes manifests, compose.yaml).
 
 export const ROOT = join(__dirname, '../../../..');
 
-/** The image every container test runs, built from the Containerfile by tools/containers/build-image.sh. */
+/** Built from the Containerfile by tools/containers/build-image.sh. */
 export const IMAGE = 'localhost/petstore:e2e';
 
 /** Each container test starts containers and waits for them: room for a machine many times busier. */
@@ -17,8 +16,8 @@ export const CONTAINER_TEST_MS = 5 * 60_000;
 export const podmanInstalled = onPath('podman');
 
 /**
- * `describe` where podman and the other `commands` are installed, else `describe.skip` with a message; but under CI,
- * which installs them (.ci/run), a missing one is a broken runner and the suite fails instead.
+ * Skips the suite where podman or the other `commands` are missing; under CI, which installs them, a missing one is a
+ * broken runner and the suite fails instead.
  */
 export function describeWithPodman(name: string, tests: () => void, commands: string[] = []): void {
   const missing = ['podman', ...commands].filter((command) => !onPath(command));
@@ -49,10 +48,7 @@ export function podmanOk(...args: string[]): string {
   return result.stdout;
 }
 
-/**
- * Runs a tools/containers script under one machine-wide lock, so that suites in parallel Jest workers do not build the
- * same images side by side: the second caller finds them cached.
- */
+/** One machine-wide lock, so that parallel Jest workers do not build the same images side by side. */
 function underBuildLock(script: string, args: string[] = []): void {
   if (!podmanInstalled) throw new Error('podman is not on PATH: .ci/run installs it');
   const result = run('flock', ['/tmp/petstore-podman-build.lock', join(ROOT, 'tools/containers', script), ...args], { timeout: 40 * 60_000 });
@@ -68,7 +64,7 @@ export const makeServiceImages = (): void => underBuildLock('service-images.sh')
 /** A setup step that may build images: a cold build compiles sqlite3 (docs/performance.md, "The container image"). */
 export const BUILD_MS = 45 * 60_000;
 
-/** The address of a container on a podman network, which this machine (podman runs as root) reaches directly. */
+/** This machine reaches it directly (podman runs as root). */
 export function containerAddress(container: string, network: string): string {
   const address = podmanOk('inspect', '-f', `{{(index .NetworkSettings.Networks "${network}").IPAddress}}`, container);
   if (!/^\d+\.\d+\.\d+\.\d+$/.test(address)) throw new Error(`${container} has no address on ${network}: "${address}"`);
@@ -90,15 +86,15 @@ export async function waitFor200(url: string, describe: () => string, waitMs = 6
   throw new Error(`${url} never answered 200 (last: ${last}):\n${describe()}`);
 }
 
-/** A container's log (podman keeps the service's stdout and stderr apart; both matter here). */
+/** Podman keeps stdout and stderr apart; both matter here. */
 export function logsOf(container: string): string {
   const logs = podman('logs', '--tail', '60', container);
   return `${logs.stdout}\n${logs.stderr}`;
 }
 
 /**
- * The anonymous volumes of containers (the image's VOLUME /data, where nothing names one): neither `kube play --down`
- * nor podman-compose's `down -v` removes them, so a suite collects them first and removes them after.
+ * Neither `kube play --down` nor podman-compose's `down -v` removes anonymous volumes (the image's VOLUME /data), so a
+ * suite collects them first and removes them after.
  */
 export function anonymousVolumesOf(containers: string[]): string[] {
   if (containers.length === 0) return [];

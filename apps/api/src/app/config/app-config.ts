@@ -76,7 +76,6 @@ const databaseFields = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: optional(integer(100, 600_000).default(5000)),
 });
 
-/** DATABASE_MIGRATION_URL is another way to one PostgreSQL database: never a SQLite file, nor beside one. */
 const migrationUrlFits = (env: z.output<typeof databaseFields>) =>
   !env.DATABASE_MIGRATION_URL || (env.DATABASE_MIGRATION_URL.type === 'postgres' && env.DATABASE_URL.type === 'postgres');
 const MIGRATION_URL_PROBLEM = {
@@ -110,7 +109,7 @@ const webhookSchema = z.object({
   WEBHOOK_TIMEOUT_MS: optional(integer(100, 60_000).default(10_000)),
 });
 
-/** The built storefront beside the built service, whatever the working directory: this file is bundled into main.js. */
+/** Beside the built service, whatever the working directory: this file is bundled into main.js. */
 export const BUILT_STOREFRONT_DIR = resolve(__dirname, '../storefront');
 
 const envSchema = databaseFields
@@ -140,7 +139,7 @@ const envSchema = databaseFields
   })
   .refine(migrationUrlFits, MIGRATION_URL_PROBLEM);
 
-/** Where the data lives, and how long a database operation may take before the request gets a 503. */
+/** Where the data lives, and the timeouts past which a request gets a 503. */
 export type DatabaseConfig = DatabaseTarget & {
   /** PostgreSQL connections per instance. */
   poolSize: number;
@@ -150,13 +149,13 @@ export type DatabaseConfig = DatabaseTarget & {
 };
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Service configuration, read once from the environment and validated before anything starts. */
+/** Read once from the environment and validated before anything starts. */
 export interface AppConfig {
   port: number;
   host: string;
   database: DatabaseConfig;
   apiKeys: string[];
-  /** Set when no key was configured outside production: a random key that lives as long as the process. */
+  /** Outside production, when no key was configured: a random key that lives as long as the process. */
   developmentKey?: string;
   /** PUBLIC_BASE_URL; unset, clients are told where the process listens (public-base-url.ts). */
   publicBaseUrl?: string;
@@ -169,15 +168,15 @@ export interface AppConfig {
   redisUrl?: string;
   /** Longest wait for Redis per limiter call before counting in-process instead. */
   redisTimeoutMs: number;
-  /** Origins allowed by CORS; empty means CORS is off. */
+  /** Empty means CORS is off. */
   corsOrigins: string[];
   logLevel: LogLevel;
-  /** The Prometheus listener, apart from the API's; absent when METRICS_PORT=0. */
+  /** Absent when METRICS_PORT=0. */
   metrics?: { port: number; host: string };
   /** See {@link tracingRequested}. */
   tracing: boolean;
   webhooks: WebhookConfig;
-  /** The built storefront, served at /storefront/; absent when STOREFRONT_ENABLED=false. */
+  /** Served at /storefront/; absent when STOREFRONT_ENABLED=false. */
   storefront?: { directory: string };
 }
 
@@ -185,9 +184,9 @@ export interface AppConfig {
 export interface WebhookConfig {
   /** `http://` endpoints are accepted too (tests, private networks). */
   allowInsecure: boolean;
-  /** Endpoints may resolve to loopback, private, link-local or metadata addresses (tests, private networks). */
+  /** Endpoints may resolve to loopback, private, link-local or metadata addresses. */
   allowPrivateAddresses: boolean;
-  /** Seconds before each retry after the first attempt; when they run out, the message has failed. */
+  /** Seconds before each retry; when they run out, the message has failed. */
   retryScheduleSeconds: number[];
   /** One attempt's deadline: connection, request and the response's head. */
   timeoutMs: number;
@@ -203,7 +202,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-/** Validates `env` against `schema`, reading `secrets` from their `_FILE` first; reports every problem at once. */
+/** Reads `secrets` from their `_FILE` first; reports every problem at once. */
 function parse<T extends z.ZodTypeAny>(schema: T, env: Env, secrets: readonly FileSecret[] = []): z.output<T> {
   const { env: resolved, problems } = readFileSecrets(env, secrets);
   const parsed = schema.safeParse(resolved);
@@ -229,7 +228,7 @@ const toWebhookConfig = (e: z.output<typeof webhookSchema>): WebhookConfig => ({
   timeoutMs: e.WEBHOOK_TIMEOUT_MS,
 });
 
-/** Only the WEBHOOK_* variables, for `npm run webhooks`, which checks endpoints as deliveries will. */
+/** Only the WEBHOOK_* variables, for `npm run webhooks`. */
 export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
   return toWebhookConfig(parse(webhookSchema, env));
 }
@@ -239,7 +238,7 @@ export function loadDatabaseConfig(env: Env = process.env): DatabaseConfig {
   return toDatabaseConfig(parse(databaseSchema, env, ['DATABASE_URL', 'DATABASE_MIGRATION_URL']));
 }
 
-/** Reads and validates the environment; throws {@link ConfigError} naming every bad variable. */
+/** Throws {@link ConfigError} naming every bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const e = parse(envSchema, env, FILE_SECRETS);
   const developmentKey = e.API_KEYS.length === 0 ? `pk_dev_${randomBytes(24).toString('base64url')}` : undefined;
@@ -264,10 +263,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
 }
 
-/**
- * Whether OpenTelemetry's standard variables ask for traces (an OTLP endpoint, or an exporter other than `none`);
- * without them no tracing code is loaded.
- */
+/** Whether OpenTelemetry's standard variables ask for traces; without them no tracing code is loaded. */
 export function tracingRequested(env: Env): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();

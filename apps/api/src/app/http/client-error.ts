@@ -11,8 +11,7 @@ type Refusal = [number, ErrorCode, string];
 /** Emitted on the HTTP server with the status of each answer given here, which Fastify never sees (for the metrics). */
 export const CLIENT_ERROR_ANSWERED = 'petstore:client-error-answered';
 
-// Node rejects some requests before Fastify sees them: heads too large, unparseable or smuggling-shaped
-// requests (e.g. Content-Length with Transfer-Encoding), and requests that did not arrive in time.
+// Node rejects some requests before Fastify sees them: too large, unparseable, smuggling-shaped or late.
 const BY_NODE_CODE: Record<string, Refusal> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request did not arrive in time.'],
   ERR_HTTP_HEADERS_TIMEOUT: [408, 'request_timeout', 'The request headers did not arrive in time.'],
@@ -25,9 +24,7 @@ const REQUEST_LINE_START = /^[A-Z]+ /;
 
 /**
  * Node reports one overflow for the request line and the header lines together; the bytes it was parsing when it gave
- * up tell which. A line that has not ended within them is the request target, and so is a request line longer than
- * any URL accepted: a head arriving at once shows the end of its request line, and header lines too large show
- * theirs. Only a huge header line arriving in pieces, after the piece with the request line, is taken for a URL.
+ * up tell which. Only a huge header line arriving in pieces, after the piece with the request line, is taken for a URL.
  */
 export function overflowOf(packet: Buffer | undefined, bytesParsed: number | undefined): Refusal {
   if (!packet) return HEADER_TOO_LARGE;
@@ -49,8 +46,8 @@ interface ParseError extends Error {
 export function clientErrorHandler(error: ParseError, socket: Socket): void {
   // Node goes on parsing what the client still sends after the answer, and fails on each chunk again.
   if (discardWhileLingering(socket)) return;
-  // A request already answered on this connection (e.g. refused at its headers) whose remaining bytes Node then
-  // fails to parse: a second answer would be read as the reply to a request the client never meant to send.
+  // Already answered on this connection (e.g. refused at its headers): a second answer would be read as the reply to
+  // a request the client never meant to send.
   const answering = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent === true;
   if (error.code === 'ECONNRESET' || !socket.writable || answering) {
     socket.destroy();

@@ -3,10 +3,10 @@ import type { FastifyCorsOptions } from '@fastify/cors';
 import type { AppConfig } from '../config/app-config';
 import { declareRouteRules } from './route-rules';
 
-/** Request headers a browser may send cross-origin: the key, the body's type, and the ones the API reads. */
+/** Request headers a browser may send cross-origin. */
 const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-request-id'] as const;
 
-/** Response headers a browser script may read cross-origin: paging, creation, tracing, limits and deprecation. */
+/** Response headers a browser script may read cross-origin. */
 const CORS_EXPOSED_HEADERS = [
   'link',
   'location',
@@ -19,10 +19,8 @@ const CORS_EXPOSED_HEADERS = [
 ] as const;
 
 /**
- * When `CORS_ORIGINS` lists origins, CORS for exactly those. Call before useBearerAuth, which reads what this declares
- * about the CORS route. Nest runs the CORS hook ahead of all the request hooks, so a preflight is answered before
- * authentication (as a bodiless 204 that the security headers' hook does not reach) and every other response from an
- * allowed origin carries Access-Control-*.
+ * Call before useBearerAuth, which reads what this declares about the CORS route. Nest runs the CORS hook ahead of all
+ * the request hooks, so a preflight is answered before authentication (and before the security headers' hook).
  */
 export function useCors(app: NestFastifyApplication, config: AppConfig): void {
   if (config.corsOrigins.length === 0) return;
@@ -53,10 +51,7 @@ export function useCors(app: NestFastifyApplication, config: AppConfig): void {
   });
 }
 
-/**
- * `Access-Control-Allow-Origin` as useCors sends it, for the OpenAPI document: on every answer to a request from one of
- * `origins`, echoing that origin.
- */
+/** `Access-Control-Allow-Origin` as useCors sends it, for the OpenAPI document. */
 export const allowOriginHeader = (origins: readonly string[]) => ({
   description: 'The calling page\'s `Origin`, when it is one of the configured `CORS_ORIGINS`; absent otherwise.',
   schema: { type: 'string', enum: [...origins], example: origins[0] },

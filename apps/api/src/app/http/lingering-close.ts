@@ -4,9 +4,8 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * How long, and how much, the service goes on reading from a client it answered before the request arrived in full.
- * Closing at once would make the kernel answer the client's next bytes with a reset, and a reset discards the answer
- * the client has not read yet; mature servers linger instead (RFC 9112, section 9.6).
+ * How long, and how much, the service reads from a client it answered before the request arrived in full. Closing at
+ * once would make the kernel answer its next bytes with a reset, which discards the unread answer (RFC 9112, 9.6).
  */
 export const LINGER = { ms: 2_000, bytes: 1024 * 1024 } as const;
 
@@ -24,9 +23,8 @@ export function closeAfterLingering(socket: Socket): void {
 }
 
 /**
- * For bytes that reach a socket: true when it lingers, so that they are to be dropped unread. Past LINGER.bytes the
- * socket stops reading (and `body`, if it is read through one): the client's writes then stall instead of being
- * answered with a reset, and it can still read the answer until the socket closes at LINGER.ms.
+ * True when the socket lingers, so that the bytes are dropped unread. Past LINGER.bytes it stops reading: the client's
+ * writes then stall instead of being answered with a reset, and it can still read the answer.
  */
 export function discardWhileLingering(socket: Socket, body?: Readable): boolean {
   const start = lingering.get(socket);
@@ -39,9 +37,8 @@ export function discardWhileLingering(socket: Socket, body?: Readable): boolean 
 }
 
 /**
- * onSend: an answer to a request whose body has not fully arrived (401, 413, 415, … decided before the body is read)
- * closes the connection, after a lingering read. Node closes a `Connection: close` response's socket with its
- * `destroySoon`, so that one socket's `destroySoon` lingers instead.
+ * An answer given before the body has fully arrived closes the connection, after a lingering read. Node closes a
+ * `Connection: close` response's socket with its `destroySoon`, so that one socket's `destroySoon` lingers instead.
  */
 export function lingerIfBodyUnread(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
   const raw = request.raw;

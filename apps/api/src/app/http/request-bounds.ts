@@ -5,7 +5,7 @@ import { syncHook } from './sync-hook';
 export const REQUEST_BOUNDS = {
   /** Longest request target. */
   urlBytes: 8 * 1024,
-  /** Largest header section as sent: every line's name, `: `, value and line end. */
+  /** Largest header section as sent, line ends included. */
   headerBytes: 16 * 1024,
   /** Largest body. */
   bodyBytes: 16 * 1024,
@@ -17,14 +17,12 @@ export const REQUEST_BOUNDS = {
 // and close the connection rather than guess where the next request starts.
 const badFraming = (message: string) => new ApiException('bad_request', message, { connection: 'close' });
 
-/** The bytes a header line takes on the wire: `name: value` and CRLF (the value's surrounding spaces are not kept). */
+/** A header line's `: ` and CRLF (the value's surrounding spaces are not kept). */
 const LINE_OVERHEAD = ': \r\n'.length;
 
 /**
- * 414 and 431 before anything else. Node's own header limit is set above these bounds so that these
- * answers, as Error objects, come from here; Node's limit remains the backstop for truly huge heads (client-error.ts).
- * Node keeps every header line (`maxHeadersCount` 0, set in fastify-options.ts), so the size is that of all of them.
- * Node refuses most smuggling shapes itself (see client-error.ts); the ones it lets through are refused here.
+ * 414 and 431 before anything else. Node's own header limit is set above these bounds so that these answers, as Error
+ * objects, come from here (client-error.ts). Node refuses most smuggling shapes itself; the rest are refused here.
  */
 export function requestBoundsHook(request: FastifyRequest): void {
   if (request.raw.url && request.raw.url.length > REQUEST_BOUNDS.urlBytes) {
@@ -54,9 +52,9 @@ export function requestBoundsHook(request: FastifyRequest): void {
   }
 }
 
-/** Bounds every request's head: Node keeps all of its header lines, and the hook above measures them. */
+/** Bounds every request's head. */
 export function useRequestBounds(fastify: FastifyInstance): void {
-  // Node's default keeps the first 2,000 lines and silently drops the rest, which would go unmeasured.
+  // Node's default keeps only the first lines and silently drops the rest, which would go unmeasured.
   fastify.server.maxHeadersCount = 0;
   fastify.addHook('onRequest', syncHook(requestBoundsHook));
 }

@@ -8,7 +8,7 @@ import { syncHook } from './sync-hook';
 
 /** What a route declares about itself; Nest's Fastify adapter passes it to Fastify as the route's `config`. */
 export interface RouteRules {
-  /** The contract's operationId, naming the route's requests in metrics and traces. */
+  /** Names the route's requests in metrics and traces. */
   operation?: OperationId;
   /** The scope the route's API key must hold; checked before the body is read. */
   scope?: Scope;
@@ -18,16 +18,12 @@ export interface RouteRules {
   headers?: Readonly<Record<string, string>>;
   /** Only an `application/json` body is accepted, checked before it is read. */
   jsonBody?: boolean;
-  /**
-   * Any query parameter is refused: a route rule rather than an empty query class, so that the read by id, the hottest
-   * route, runs no validation pipe.
-   */
+  /** Rather than an empty query class, so that the read by id, the hottest route, runs no validation pipe. */
   noQuery?: boolean;
 }
 
 /**
- * Declares rules for a handler, or every handler of a controller, merged into the route's config (Nest's `@RouteConfig`
- * replaces it), so that these and `@Public()` never undo each other.
+ * Merged into the route's config (Nest's `@RouteConfig` replaces it), so that these and `@Public()` never clash.
  * @example @RouteRules({ jsonBody: true, noQuery: true })
  */
 export function RouteRules(rules: RouteRules): ClassDecorator & MethodDecorator {
@@ -47,8 +43,8 @@ const routeHandlers = ({ prototype }: { prototype: object }): unknown[] =>
     .filter((value) => typeof value === 'function' && Reflect.hasMetadata(METHOD_METADATA, value));
 
 /**
- * Gives routes a plugin registers (Swagger UI's, the CORS preflight) the rules `matches` says they need. Call before
- * those routes are registered and before useBearerAuth and useRouteRules: Fastify runs onRoute hooks in that order.
+ * For routes a plugin registers (Swagger UI's, the CORS preflight). Call before those routes are registered and before
+ * useBearerAuth and useRouteRules: Fastify runs onRoute hooks in that order.
  */
 export function declareRouteRules(fastify: FastifyInstance, matches: (route: RouteOptions) => boolean, rules: RouteRules): void {
   fastify.addHook('onRoute', (route) => {
@@ -57,9 +53,8 @@ export function declareRouteRules(fastify: FastifyInstance, matches: (route: Rou
 }
 
 /**
- * Gives each route only the checks and headers it declares: the media type (415) before the body; the query after it,
- * so an unreadable body is reported first; the headers in onSend, which errors pass through too. Call before routes
- * are registered.
+ * The media type is checked before the body; the query after it, so an unreadable body is reported first; the headers
+ * are set in onSend, which errors pass through too. Call before routes are registered.
  */
 export function useRouteRules(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {

@@ -31,8 +31,8 @@ export function pageSecurityHeaders(config: AppConfig): Record<string, string> {
 }
 
 /**
- * The storefront's pages, which load only their own files: no inline script or style, no eval, no framing; calls to
- * this origin and the document's servers, the addresses a person may type in.
+ * The storefront's pages load only their own files, and call this origin and the document's servers, the addresses a
+ * person may type in.
  */
 export function strictPageSecurityHeaders(config: AppConfig): Record<string, string> {
   return helmetHeaders({
@@ -55,14 +55,12 @@ export function strictPageSecurityHeaders(config: AppConfig): Record<string, str
   });
 }
 
-/** The origins of the servers the OpenAPI document names, each once. */
 function documentedOrigins(config: AppConfig): string[] {
   return [...new Set([config.publicBaseUrl, config.stagingBaseUrl].flatMap((url) => (url ? [new URL(url).origin] : [])))];
 }
 
 /**
- * An API answer's headers, after OWASP's REST Security Cheat Sheet: JSON loads nothing, is never framed, sniffed,
- * cached or read cross-origin without CORS, and HTTPS stays HTTPS. helmet's other headers steer documents and go on
+ * An API answer's headers, after OWASP's REST Security Cheat Sheet. helmet's other headers steer documents and go on
  * our pages only: on every answer their bytes cost throughput (docs/security.md).
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -75,8 +73,8 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The API's headers on every response, set at request start (our pages' route rules override them). Add it before the
- * other request hooks: one that throws (a 401) skips those after it.
+ * Set at request start (our pages' route rules override them). Add it before the other request hooks: one that throws
+ * (a 401) skips those after it.
  */
 export function useSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {

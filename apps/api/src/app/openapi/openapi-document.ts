@@ -23,7 +23,7 @@ const SCHEME_DESCRIPTION =
   '. Keys from `API_KEYS` hold both. A valid key without the scope an operation needs is answered `403` ' +
   '(`insufficient_scope`), with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`.';
 
-/** The OpenAPI document, generated from the controllers' and the contract's decorators. */
+/** Generated from the controllers' and the contract's decorators. */
 export function buildOpenApiDocument(
   app: INestApplication,
   config: Pick<AppConfig, 'publicBaseUrl' | 'port' | 'stagingBaseUrl' | 'corsOrigins' | 'webhooks'>,
@@ -56,7 +56,7 @@ export function buildOpenApiDocument(
     ignoreGlobalPrefix: true,
     extraModels: [PetDto, NewPetDto, ErrorDto],
   });
-  // Decorators describe classes and routes: the array `Pets` and the webhook body `PetCreatedEvent` are added here.
+  // Decorators describe classes and routes, so these schemas are added here.
   document.components = {
     ...document.components,
     schemas: {
@@ -78,7 +78,7 @@ export function buildOpenApiDocument(
 
 /**
  * First the server the document was loaded from, as a relative URL, so that "Try it out" calls the service the page
- * came from, without CORS; then production and staging. Written by hand, as addServer cannot write extensions.
+ * came from, without CORS. Written by hand, as addServer cannot write extensions.
  */
 function servers(config: Pick<AppConfig, 'publicBaseUrl' | 'port' | 'stagingBaseUrl'>, listening: AddressInfo | string | null) {
   return [
@@ -93,8 +93,8 @@ function servers(config: Pick<AppConfig, 'publicBaseUrl' | 'port' | 'stagingBase
 }
 
 /**
- * With CORS on, every answer to an allowed origin carries `Access-Control-Allow-Origin` (the CORS hook runs before
- * authentication, so 401 and 429 too). Decorators cannot depend on configuration, so the header is added here.
+ * Decorators cannot depend on configuration, so the header is added here; the CORS hook runs before authentication,
+ * so 401 and 429 carry it too.
  */
 function declareAllowOrigin(document: OpenAPIObject, origins: readonly string[]): void {
   for (const item of Object.values(document.paths)) {

@@ -15,17 +15,16 @@ const STOREFRONT_ROUTE = new RegExp(`^${STOREFRONT_PATH}(?:/|$)`);
 const HASHED_ASSETS = 'assets';
 
 /**
- * The Cache-Control of a file of the built storefront, by its path inside the build: a hashed asset may be kept for
- * good; anything else (index.html, which names the current assets) is checked with the server before each use.
+ * A hashed asset may be kept for good; anything else (index.html, which names the current assets) is checked with the
+ * server before each use.
  */
 export function storefrontCacheControl(pathInBuild: string): string {
   return pathInBuild.split(sep)[0] === HASHED_ASSETS ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 /**
- * The directory of the storefront to serve: undefined when STOREFRONT_ENABLED=false, or, saying so in one log line,
- * when it holds no index.html (not built), so that the service starts either way and /storefront/ is an unknown route.
- * `logger`: the app's own pino logger (Nest's loggers are one per process, shared by the apps a test starts).
+ * Undefined when disabled or not built (logged), so that the service starts either way. `logger` is the app's own, as
+ * Nest's loggers are shared by the apps a test starts.
  */
 export function builtStorefront(config: AppConfig, logger: Pick<FastifyBaseLogger, 'warn'>): string | undefined {
   if (!config.storefront) return undefined;
@@ -40,8 +39,8 @@ export function builtStorefront(config: AppConfig, logger: Pick<FastifyBaseLogge
 }
 
 /**
- * Declares the storefront's routes public (the page asks the person for a key) with the strict page policy. Call
- * before useBearerAuth, as declareDocsRoutes; serveStorefront registers the routes later.
+ * Public, as the page asks the person for a key, with the strict page policy. Call before useBearerAuth;
+ * serveStorefront registers the routes later.
  */
 export function declareStorefrontRoutes(fastify: FastifyInstance, config: AppConfig): void {
   declareRouteRules(fastify, ({ url }: RouteOptions) => STOREFRONT_ROUTE.test(url), {
@@ -51,10 +50,8 @@ export function declareStorefrontRoutes(fastify: FastifyInstance, config: AppCon
 }
 
 /**
- * Serves the built storefront at /storefront/ (index.html) and its files below it; /storefront redirects there. Its
- * own routes, with no global hook, so that the API's requests pay nothing for it. Any other path below is the 404
- * Error of an unknown route rather than index.html: the page keeps its state in the query string, never the path, so
- * another path is a mistake (often an asset of an earlier build), which an HTML page answered 200 would hide.
+ * Its own routes, with no global hook, so that the API's requests pay nothing for it. An unknown path below is a 404,
+ * not index.html: the page keeps its state in the query string, so another path is a mistake a 200 would hide.
  */
 export function serveStorefront(fastify: FastifyInstance, directory: string): void {
   void fastify.register(fastifyStatic, {

@@ -10,8 +10,7 @@ export class WebhookAddressError extends Error {
 /** The longest webhook URL accepted. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
-// Addresses of this host, its networks or its cloud's metadata service: a URL that resolves to one would let whoever
-// registers it make the service call inside its own network.
+// A URL that resolves to one of these would let whoever registers it make the service call inside its own network.
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network"
@@ -45,13 +44,12 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-// IPv6 addresses that reach the IPv4 address in their last 32 bits: IPv4-mapped (this host's own IPv4 stack) and
-// NAT64 (the network's translator).
+// IPv6 addresses that reach the IPv4 address in their last 32 bits (IPv4-mapped, NAT64).
 const EMBEDS_IPV4 = new BlockList();
 EMBEDS_IPV4.addSubnet('::ffff:0:0', 96, 'ipv6');
 EMBEDS_IPV4.addSubnet('64:ff9b::', 96, 'ipv6');
 
-/** Whether an IP address is public: false for loopback, private, link-local, metadata and reserved ranges. */
+/** False for loopback, private, link-local, metadata and reserved ranges. */
 export function isPublicAddress(ip: string): boolean {
   const family = isIP(ip);
   if (family === 4) return !NOT_PUBLIC.check(ip, 'ipv4');
@@ -61,10 +59,7 @@ export function isPublicAddress(ip: string): boolean {
   return !NOT_PUBLIC.check(ip, 'ipv6');
 }
 
-/**
- * The addresses a webhook host (or IP literal) stands for, refused as a whole when any is not public and private ones
- * are not allowed: the connection may go to any of them.
- */
+/** Refused as a whole when any address is not public (unless allowed): the connection may go to any of them. */
 export async function resolvePermittedAddresses(hostname: string, allowPrivate: boolean): Promise<{ address: string; family: 4 | 6 }[]> {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   const literal = isIP(host);
@@ -79,8 +74,8 @@ export async function resolvePermittedAddresses(hostname: string, allowPrivate: 
 }
 
 /**
- * Parses a webhook URL, refusing other schemes, `http:` unless allowed, credentials (sent to whoever answers, and
- * logged) and fragments. The host's addresses are resolvePermittedAddresses's to check.
+ * Refuses credentials (sent to whoever answers, and logged) and `http:` unless allowed; the host's addresses are
+ * resolvePermittedAddresses's to check.
  */
 export function checkWebhookUrl(raw: string, options: { allowInsecure: boolean }): URL {
   if (raw.length > WEBHOOK_URL_MAX_LENGTH) throw new WebhookAddressError(`webhook URL is longer than ${WEBHOOK_URL_MAX_LENGTH} characters`);
@@ -99,8 +94,8 @@ export function checkWebhookUrl(raw: string, options: { allowInsecure: boolean }
 
 type ResolvedAddress = { address: string; family: number };
 
-// getaddrinfo holds one of libuv's four pool threads until the resolver answers, and SQLite needs them too: lookups of
-// one host are shared and at most two run at once, so that a slow resolver cannot take the pool from the database.
+// getaddrinfo holds a libuv pool thread until the resolver answers, and SQLite needs them too: lookups are shared per
+// host and limited, so that a slow resolver cannot take the pool from the database.
 const lookupSlots = pLimit(2);
 const lookupsUnderWay = new Map<string, Promise<ResolvedAddress[]>>();
 
@@ -113,14 +108,14 @@ async function lookup(host: string): Promise<ResolvedAddress[]> {
   try {
     return await underWay;
   } catch (error) {
-    // A name that does not exist is the URL's fault; a failing resolver (EAI_AGAIN, ...) is passed on as it is.
+    // A name that does not exist is the URL's fault; a failing resolver is passed on as it is.
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOTFOUND' || code === 'ENODATA') throw new WebhookAddressError(`webhook host "${host}" does not resolve`);
     throw error;
   }
 }
 
-/** The IPv4 address in an IPv6 address's last 32 bits, written in hexadecimal groups or dotted. */
+/** The last 32 bits may be written in hexadecimal groups or dotted. */
 function embeddedIpv4(ip: string): string {
   const groups = ip.split(':');
   const last = groups[groups.length - 1];

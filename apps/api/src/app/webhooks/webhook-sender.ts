@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { types } from 'node:util';
 import { resolvePermittedAddresses, WebhookAddressError } from './address-policy';
 
-/** What one delivery attempt came to; `error` is a short description fit for a log line and the outbox row. */
+/** `error` is short, fit for a log line and the outbox row. */
 export interface DeliveryResult {
   outcome: 'delivered' | 'failed';
   statusCode: number | null;
@@ -29,10 +29,7 @@ export interface WebhookRequest {
 const RESPONSE_BODY_LIMIT = 4096;
 const USER_AGENT = 'petstore-webhooks/1';
 
-/**
- * Kept open between attempts for a few seconds, sparing a stream of events a handshake per message; each connection
- * went to an address checked when it was opened (the pinned lookup below).
- */
+/** Kept open between attempts, sparing a stream of events a handshake per message. */
 const KEEP_ALIVE = { keepAlive: true, timeout: 5_000, maxFreeSockets: 32 };
 const agents = { 'http:': new HttpAgent(KEEP_ALIVE), 'https:': new HttpsAgent(KEEP_ALIVE) };
 
@@ -40,8 +37,8 @@ class DeadlineExceeded extends Error {}
 class Cancelled extends Error {}
 
 /**
- * POSTs a webhook: delivered on a 2xx answer, failed otherwise (a redirect too); never throws. The connection goes to
- * the very addresses checked, so that DNS rebinding cannot reach a refused one.
+ * Delivered on a 2xx answer, failed otherwise (a redirect too); never throws. The connection goes to the very addresses
+ * checked, so that DNS rebinding cannot reach a refused one.
  */
 export async function sendWebhook(request: WebhookRequest): Promise<DeliveryResult> {
   const started = performance.now();
@@ -68,7 +65,7 @@ export async function sendWebhook(request: WebhookRequest): Promise<DeliveryResu
   }
 }
 
-/** The status of the answer, once its head has arrived and its body has been read up to the limit. */
+/** Resolves once the head has arrived and the body has been read up to the limit. */
 async function post(request: WebhookRequest, signal: AbortSignal): Promise<number> {
   const url = new URL(request.url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`unsupported scheme ${url.protocol}`);
@@ -113,7 +110,6 @@ async function post(request: WebhookRequest, signal: AbortSignal): Promise<numbe
   });
 }
 
-/** Hands the connection the addresses already checked instead of resolving the host again. */
 function pinnedLookup(addresses: { address: string; family: 4 | 6 }[]): LookupFunction {
   // Node asks for every address when it may try each in turn (autoSelectFamily), else for one.
   return (_hostname, options, callback) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family));
@@ -145,7 +141,7 @@ const BY_CODE: Record<string, string> = {
   HPE_HEADER_OVERFLOW: 'response head too large',
 };
 
-/** A short description of a failure; Node's errors name hosts, codes and headers, never header values or bodies. */
+/** Node's errors name hosts, codes and headers, never header values or bodies. */
 function describeFailure(error: unknown): string {
   if (error instanceof WebhookAddressError) return `address refused: ${error.message}`;
   // isNativeError rather than instanceof: under Jest, Node's own errors come from another realm.
