@@ -107,7 +107,7 @@ export function pageStatementOf(dialect: PageDialect): (query: PetPageQuery) => 
     // What the text depends on: where the page reads, how it matches a name, and which other filters it has.
     // Stryker disable next-line StringLiteral: any text that is not a condition marks a page without a name
     const nameCondition = nameKey === undefined ? '-' : (index?.condition ?? dialect.scannedName);
-    const shape = `${from}|${nameCondition}|${others.map(([condition]) => condition).join(' AND ')}`;
+    const shape = `${from}|${nameCondition}|${others.map(([condition]) => condition)}`;
     // An index is read only for a name.
     if (index?.walkFirst !== undefined) return walkFirst(nameKey as string, afterId, take, index, index.walkFirst, others, shape);
 
