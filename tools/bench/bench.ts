@@ -1,6 +1,6 @@
 // The built service against a minimal node:http + better-sqlite3 server (the ceiling), and on PostgreSQL against
-// itself on SQLite, on fresh databases with the same rows, driven by wrk; runs alternate A B C A B C so that drift on
-// the machine hits every server alike. Usage: npm run bench -- --help
+// itself on SQLite, driven by wrk; runs alternate A B C A B C so that drift on the machine hits every server alike.
+// Usage: npm run bench -- --help
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -77,7 +77,6 @@ type DatabaseKind = 'sqlite' | 'postgres';
 
 interface Options {
   mode: 'compare' | 'large' | 'smoke' | 'upgrade';
-  /** The release --upgrade starts from. */
   from: string;
   rounds: number;
   duration: number;
@@ -105,22 +104,21 @@ interface Run extends Measurement {
   workload: string;
   server: string;
   round: number;
-  /** CPU seconds of the server's process during the run, and of its PostgreSQL backends (0 on SQLite). */
+  /** CPU seconds of the server's process during the run, and of its PostgreSQL backends. */
   cpuSeconds: number;
   databaseCpuSeconds: number;
   /** Both together, per 1,000 requests. */
   cpuPer1k: number;
-  /** The main thread alone, µs per request: where the JavaScript runs, one core at most. */
+  /** The main thread alone, where the JavaScript runs: one core at most. */
   mainThreadUs: number;
   /** Cores that wrk kept busy (it runs one thread, so 1 means it was the bottleneck). */
   wrkCores: number;
-  /** Cores that other processes on the machine kept busy during the run (0 on a quiet machine). */
+  /** Cores that other processes on the machine kept busy during the run. */
   otherCores: number;
-  /** With --webhook-receiver, after a run of creates: seconds until the receiver had every pet created so far. */
+  /** With --webhook-receiver: seconds after a run of creates until every pet created was delivered. */
   catchUpSeconds?: number;
 }
 
-/** Longest wait for a service's deliveries to catch up after a run. */
 const CATCH_UP_LIMIT_MS = 120_000;
 
 function parseOptions(): Options {
@@ -194,8 +192,8 @@ function parseOptions(): Options {
 }
 
 /**
- * Runs every workload against each server in turn (A B C A B C) after a warm-up, sampling peak VmRSS. With `receivers`,
- * each run of creates waits until its server delivered them, so that deliveries do not run into the next server's turn.
+ * Runs every workload against each server in turn (A B C A B C) after a warm-up. With `receivers`, each run of creates
+ * waits for its deliveries, so that they do not run into the next server's turn.
  */
 async function alternate(
   options: Options,
@@ -262,7 +260,7 @@ async function alternate(
   return { runs, peakRss };
 }
 
-/** The servers that are not the service: the generator's ceiling and the references. */
+/** Not the service: the generator's ceiling and the references. */
 const NOT_SERVICE = new Set(['ceiling', 'reference', 'otherReference', 'raw']);
 const isService = (name: string) => !NOT_SERVICE.has(name);
 
@@ -284,7 +282,7 @@ const OTHER = { reference: 'otherReference', sqlite: 'otherSqlite' } as const;
 const COLUMNS = ['', 'requests/s', 'p50 ms', 'p99 ms', 'CPU s/1k req', 'main thread µs/req', 'wrk cores', 'peak RSS MB', 'target'];
 const METRICS: [keyof Run, number][] = [['rps', 0], ['p50', 2], ['p99', 2], ['cpuPer1k', 3], ['mainThreadUs', 0]];
 
-/** One line of the targets table: what was measured, the bound, and whether it holds. */
+/** One row of the targets table: measured, bound, and whether it holds. */
 function verdict(label: string, measured: number, comparison: '≥' | '≤', bound: number): string[] {
   const met = comparison === '≥' ? measured >= bound : measured <= bound;
   return [label, measured.toFixed(2), `${comparison} ${bound.toFixed(2)}`, met ? 'met' : 'NOT MET'];
@@ -308,10 +306,7 @@ async function compare(options: Options, dir: string) {
     : LABELS;
   const webhooks: Record<string, { created: number; delivered: number }> = {};
   const receivers: Record<string, WebhookReceiver> = {};
-  /**
-   * With --webhook-receiver: a receiver of the service's own, registered as its endpoint, answering 204 at once and
-   * keeping only counts, so that what is measured is the service's delivering.
-   */
+  /** A receiver answering 204 at once and keeping only counts, so that what is measured is the service. */
   const withEndpoint = async (name: string, databaseUrl: string) => {
     if (!options.webhookReceiver) return {};
     const receiver = (receivers[name] = await startWebhookReceiver({ record: false }));
@@ -331,7 +326,7 @@ async function compare(options: Options, dir: string) {
         await seedPostgres(baselinePostgres.url, options.pets);
       }
     }
-    // The smoke run checks answers, not speed: the generator's ceiling is left out to keep it short.
+    // The smoke run checks answers, not speed: no ceiling, to keep it short.
     if (options.mode !== 'smoke') servers.ceiling = await startTrivial(join(dir, 'trivial.log'));
     servers.reference = await startReference(referenceDb, join(dir, 'reference.log'));
     if (options.raw) servers.raw = await startRaw(options.raw, seededCopy(template, join(dir, 'raw.sqlite'), options.pets), join(dir, 'raw.log'));
@@ -369,7 +364,7 @@ async function compare(options: Options, dir: string) {
       servers.postgres = await startService({ ...service, env, databaseUrl: postgres.url, logFile: join(dir, 'service-postgres.log') });
     }
     if (options.baseline && onSqlite) {
-      // Its own migrations on a copy of the same seeded rows: a later build's schema changes do not leak into it.
+      // Its own migrations, so that a later build's schema changes do not leak into it.
       const file = join(dir, 'baseline.sqlite');
       await migrate(`sqlite:${file}`, join(dir, 'baseline-migrate.log'), options.baseline);
       seedSqlite(file, options.pets);
@@ -392,7 +387,7 @@ async function compare(options: Options, dir: string) {
       const created = result.runs.filter((r) => r.server === name && r.workload === creates).reduce((sum, r) => sum + r.requests, 0);
       webhooks[name] = { created, delivered: receiver.counts().received };
     }
-    // VmHWM: the peak over each process's whole life, start-up included; read before it exits.
+    // VmHWM, the peak over each process's life, must be read before it exits.
     for (const [name, server] of Object.entries(servers)) peakRssMb[name] = residentMb(server.pid, 'VmHWM');
   } finally {
     await Promise.all(Object.values(servers).map(stopServer));
@@ -467,7 +462,7 @@ async function compare(options: Options, dir: string) {
     labels[name], s.startupMs.toFixed(0), s.readyMs?.toFixed(0) ?? '-', peakRssMb[name].toFixed(0),
   ]))}\n`);
   for (const [name, { created, delivered }] of Object.entries(webhooks)) {
-    // Creates and their deliveries together: the pace the service can keep up, the backlog not growing.
+    // The pace of creates the service keeps up with while delivering them.
     const runs = result.runs.filter((r) => r.server === name && r.round > 0 && r.catchUpSeconds !== undefined);
     const catchUp = formatSpread(spread(runs.map((r) => r.catchUpSeconds ?? 0)), 1);
     const sustained = formatSpread(spread(runs.map((r) => r.requests / (r.requests / r.rps + (r.catchUpSeconds ?? 0)))));
@@ -563,7 +558,6 @@ function redacted(url: string): string {
 async function main(): Promise<void> {
   const options = parseOptions();
   const wrk = await checkWrk();
-  // Which build of the service these figures belong to.
   const build = serviceBuild();
   process.stdout.write(
     `${options.mode}: ${options.mode === 'large' ? `${options.pets} vs ${LARGE_PETS}` : options.pets} pets, ${options.rounds} round(s) × ${options.duration} s, ` +

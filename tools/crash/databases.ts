@@ -8,7 +8,7 @@ export interface CrashDatabase {
   kind: DatabaseKind;
   /** The service's DATABASE_URL. */
   url: string;
-  /** Problems the database finds in its own files, [] when none; null where there is no such check. Only while the service is down. */
+  /** Problems the database finds in its own files; null where there is no such check. Only with the service down. */
   integrityCheck(): Promise<string[] | null>;
   /** Removes the PostgreSQL database; the SQLite file goes with the run's folder. */
   drop(): Promise<void>;
@@ -20,7 +20,7 @@ export function sqliteDatabase(dir: string): CrashDatabase {
   return { kind: 'sqlite', url: `sqlite:${path}`, integrityCheck: () => sqliteIntegrity(path), drop: async () => undefined };
 }
 
-/** A new, empty PostgreSQL database on the server of `adminUrl`, made through that (existing) database. */
+/** A new, empty PostgreSQL database on the server of `adminUrl`. */
 export async function postgresDatabase(adminUrl: string): Promise<CrashDatabase> {
   const { url, drop } = await createPostgresDatabase(adminUrl, 'crash');
   // PostgreSQL's own crash recovery is not under test here; whether the service's rows survived it is.
@@ -28,8 +28,8 @@ export async function postgresDatabase(adminUrl: string): Promise<CrashDatabase>
 }
 
 /**
- * The same, reached through PgBouncer in transaction pooling mode with deploy/pgbouncer/pgbouncer.ini: a crash must
- * not leave the pooler holding anything the restarted service would trip on.
+ * The same, through PgBouncer in transaction pooling mode: a crash must not leave the pooler holding anything the
+ * restarted service would trip on.
  */
 export async function pgbouncerDatabase(adminUrl: string): Promise<CrashDatabase> {
   const database = await postgresDatabase(adminUrl);

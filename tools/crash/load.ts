@@ -8,7 +8,7 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /** How long a retry keeps trying while the service answers 409 `idempotency_key_in_use`. */
 const IN_USE_PATIENCE_MS = 10_000;
 
-/** One createPet request: a name no other request uses, and the Idempotency-Key it is sent (and retried) with. */
+/** A name no other request uses, and the Idempotency-Key it is sent and retried with. */
 export interface Create {
   key: string;
   body: NewPet;
@@ -16,7 +16,6 @@ export interface Create {
 
 export interface Acknowledged {
   create: Create;
-  /** The body of the 201. */
   pet: Pet;
 }
 
@@ -29,7 +28,7 @@ export interface LoadOutcome {
 }
 
 export interface Load {
-  /** No request is sent after this; those in flight are left to finish or fail. */
+  /** Those in flight are left to finish or fail. */
   stop(): void;
   done: Promise<LoadOutcome>;
 }
@@ -49,7 +48,7 @@ export function driveCreates(baseUrl: string, cycle: number, concurrency: number
       } catch (error) {
         outcome.unacknowledged.push(create);
         if (!stopped) {
-          // Before the kill nothing should fail: the service died or hung by itself. The harness reports its exit.
+          // Before the kill nothing should fail: the service died or hung by itself.
           outcome.errors.push(`${create.body.name} failed before the kill: ${describe(error)}`);
           stopped = true;
         }
@@ -101,7 +100,7 @@ async function postPet(baseUrl: string, create: Create): Promise<{ status: numbe
   return { status: response.status, body: JSON.parse(await response.text()) };
 }
 
-/** Varied bodies: status omitted a quarter of the time, and now and then the largest categoryId allowed. */
+/** Varied bodies: status sometimes omitted, and now and then the largest categoryId allowed. */
 function newCreate(name: string, random: () => number): Create {
   const categoryId = random() < 0.05 ? MAX_ID : between(random, 1, 1_000);
   const status = between(random, 0, PET_STATUSES.length);

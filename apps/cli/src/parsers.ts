@@ -4,9 +4,8 @@ import { usageError } from './usage';
 
 /**
  * The value of an option or argument, if the contract's `rule` accepts what `read` makes of its text; otherwise a usage
- * error in the rule's words, naming the option, e.g. "error: --limit must be a whole number from 1 to 100 (got 101)".
- * Checked in the action rather than as commander parses, so that every option, --api-key included, is known first:
- * the text is echoed back, and a key typed into the wrong option is then redacted wherever it stood.
+ * error in the rule's words, naming the option. Checked in the action rather than as commander parses, so that
+ * --api-key is known first: the text is echoed back, and a key typed into the wrong option is then redacted.
  */
 export function checked<T>(command: Command, name: string, text: string, rule: FieldRule, read?: (text: string) => unknown): T;
 export function checked<T>(command: Command, name: string, text: string | undefined, rule: FieldRule, read?: (text: string) => unknown): T | undefined;
@@ -26,8 +25,8 @@ export function checked<T>(
 }
 
 /**
- * Text written as a whole number in base 10 (a sign allowed, so that "-1" is out of range) as that number; any other
- * text as NaN, which the contract's number rules refuse as not a whole number, as they would "1e3" or "0x10".
+ * A whole number in base 10 as that number (a sign allowed, so that "-1" is out of range); any other text, "1e3" or
+ * "0x10" included, as NaN, which the contract's rules refuse.
  */
 export function wholeNumber(text: string): number {
   return /^-?\d+$/.test(text) ? Number(text) : Number.NaN;

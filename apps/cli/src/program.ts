@@ -7,7 +7,7 @@ import { type Connection, describeFailure } from './failures';
 import { parseServiceUrl } from './parsers';
 import { commandLine, EXIT, pointToHelp, usageError } from './usage';
 
-/** Version of the CLI, the interface version it speaks; shown by `--version` and sent in its `User-Agent`. */
+/** The interface version the CLI speaks; shown by `--version` and sent in its `User-Agent`. */
 export const CLI_VERSION = API_VERSION;
 
 interface GlobalOptions {
@@ -15,7 +15,7 @@ interface GlobalOptions {
   apiKey?: string;
 }
 
-/** The `petstore` program, and the connection its command made, kept for the words of a refused key (failures.ts). */
+/** The connection its command made is kept for the words of a refused key. */
 interface Cli {
   program: Command;
   connection?: Connection;
@@ -82,7 +82,7 @@ function connect(command: Command, operation: OperationId, io: CliIo, createClie
     baseUrl: url ?? serviceUrlFromEnv(command, io.env.PETSTORE_URL) ?? LOCAL_BASE_URL,
     apiKey,
     userAgent: `petstore-cli/${CLI_VERSION}`,
-    // The client's warnings (getPet's deprecation) are notices for the person at the terminal, never for stdout.
+    // The client's warnings are for the person at the terminal, never for stdout.
     logger: { warn: (message) => io.stderr(`${message}\n`) },
   });
   return { client, connection: { operation, command: commandLine(command), keyFrom: flagKey === undefined ? 'PETSTORE_API_KEY' : '--api-key' } };

@@ -11,10 +11,7 @@ import { securityFindings } from './security-rules';
 import { Undecidable } from './undecidable';
 import { unreadKeywordFindings } from './unread-keywords';
 
-/**
- * What the gate found, and the version change it calls for (semver: breaking → major, additive → minor; a change it
- * cannot weigh may break, so only a major lets it through).
- */
+/** What the gate found, and the version change it calls for; a change it cannot weigh may break, so needs a major. */
 export interface GateReport {
   releasedVersion: string;
   currentVersion: string;
@@ -51,7 +48,7 @@ function describeLocation(location: string): string {
   return rest.startsWith('requestBody') ? requestBodyLabel(path, method) : operationLabel(path, method);
 }
 
-/** The JSON body schema openapi-diff compared at a location (`requestBody…` or `responses.<status>…`). */
+/** The JSON body schema openapi-diff compared at a location. */
 function bodySchemaAt(document: JsonObject, location: string): Json | undefined {
   const match = LOCATION.exec(location);
   if (!match) return undefined;
@@ -85,11 +82,9 @@ const versionOf = (document: JsonObject) => String(isObject(document.info) ? doc
 const majorOf = (version: string) => Number.parseInt(version.split('.')[0] ?? '', 10);
 
 /**
- * Compares the current document with the released one: openapi-diff on both as OpenAPI 3.0 (toOpenApi30), laid out
- * by comparableDocument, our rules for what it does not read (security, path parameters' names and parameters'
- * serialization on the documents as written), and the keywords neither reads, compared as values
- * (unreadKeywordFindings). A breaking or undecided change is refused unless the current `info.version` has a new major
- * (docs/releasing.md: how a major version is cut); so is a document the gate cannot read whole (Undecidable).
+ * Compares the current document with the released one: openapi-diff on both as OpenAPI 3.0, our rules for what it
+ * does not read, and the keywords neither reads compared as values. A breaking or undecided change, or a document the
+ * gate cannot read whole, is refused unless `info.version` has a new major (docs/releasing.md).
  */
 export async function compareContracts(released: JsonObject, current: JsonObject): Promise<GateReport> {
   try {
@@ -101,7 +96,7 @@ export async function compareContracts(released: JsonObject, current: JsonObject
   }
 }
 
-/** The version change the findings call for, refused when it is major without a new major `info.version`. */
+/** The version change the findings call for. */
 function report(released: JsonObject, current: JsonObject, breaking: Finding[], undecided: Finding[], minor: Finding[]): GateReport {
   const [releasedVersion, currentVersion] = [versionOf(released), versionOf(current)];
   const change = breaking.length > 0 || undecided.length > 0 ? 'major' : minor.length > 0 ? 'minor' : 'none';

@@ -1,9 +1,6 @@
 import { HEADERS_PREFIX, PARAMETERS_PREFIX, WEBHOOKS_PREFIX } from './comparable-document';
 
-/**
- * A change between the released document and the current one: breaking (a major version), additive (a minor), or
- * one the gate cannot weigh (refused as a breaking one is).
- */
+/** A change between the released document and the current one: breaking, additive, or one the gate cannot weigh. */
 export interface Finding {
   severity: 'breaking' | 'minor' | 'undecided';
   /** The operation and part of it, in the service's words: `POST /pets request body (application/json)`. */
@@ -21,14 +18,14 @@ export function operationLabel(path: string, method: string): string {
   return `${method.toUpperCase()} ${path}`;
 }
 
-/** `POST /pets response 201`, or `POST /pets response 201 headers` for its headers (comparableDocument). */
+/** `POST /pets response 201`, or `POST /pets response 201 headers` for its headers. */
 export const responseLabel = (path: string, method: string, status: string) =>
   `${operationLabel(path, method)} response ${status}${path.startsWith(HEADERS_PREFIX) ? ' headers' : ''}`;
 
-/** `POST /pets request body`, or `GET /pets parameters` for the body of a parameters mirror (comparableDocument). */
+/** `POST /pets request body`, or `GET /pets parameters` for the body of a parameters mirror. */
 export const requestBodyLabel = (path: string, method: string) => `${operationLabel(path, method)}${isMirror(path) ? '' : ' request body'}`;
 
-/** A synthetic path that mirrors a real one (its parameters, its headers): its operations come and go with the real one's. */
+/** A synthetic path that mirrors a real one's parameters or headers. */
 export const isMirror = (path: string) => path.startsWith(PARAMETERS_PREFIX) || path.startsWith(HEADERS_PREFIX);
 
 const LABELS: Record<Finding['severity'], string> = { breaking: 'BREAKING ', undecided: 'UNDECIDED', minor: 'minor    ' };

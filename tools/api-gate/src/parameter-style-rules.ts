@@ -14,9 +14,8 @@ function structured(schema: Json): boolean {
 }
 
 /**
- * How a client writes a parameter's value on the wire (OpenAPI's `style`, `explode`, `allowReserved`, or a media type
- * for one described by `content`). A single value is written the same by every style of its place but `label` and
- * `matrix`, so that only a change a client's request would show is one.
+ * How a client writes a parameter's value on the wire. A single value is written the same by every style of its place
+ * but `label` and `matrix`, so that only a change a client's request would show is one.
  */
 function wireForm(parameter: JsonObject): string {
   if (isObject(parameter.content)) return `as ${Object.keys(parameter.content).join(', ')}`;
@@ -29,8 +28,8 @@ function wireForm(parameter: JsonObject): string {
 }
 
 /**
- * A parameter serialized another way (`?tags=a&tags=b` becoming `?tags=a,b`, or `a|b`): a client generated from the
- * release sends what the service no longer reads. openapi-diff compares parameters' schemas only (docs/releasing.md).
+ * A parameter serialized another way (`?tags=a&tags=b` becoming `?tags=a,b`): a client generated from the release
+ * sends what the service no longer reads. openapi-diff compares parameters' schemas only (docs/releasing.md).
  */
 export function parameterStyleFindings(released: JsonObject, current: JsonObject): Finding[] {
   return servedOperations(released, current).flatMap(({ path, servedAt, method, before, after }) => {

@@ -27,19 +27,15 @@ const definitionOf = (document: JsonObject, scheme: string): string => {
   return JSON.stringify(definition);
 };
 
-/**
- * Whether a client that authenticated one way against the release still can: some requirement of the current document
- * asks only schemes it sent, defined as before, with no scope it lacked.
- */
+/** Whether a client that authenticated one way against the release still can. */
 const stillServed = (sent: Requirement, current: Requirement[], sameScheme: (scheme: string) => boolean) =>
   current.some((requirement) =>
     [...requirement].every(([scheme, scopes]) => sent.has(scheme) && sameScheme(scheme) && scopes.every((scope) => sent.get(scheme)?.includes(scope))),
   );
 
 /**
- * Security requirements and scopes, which openapi-diff does not compare: a client is broken when an operation comes to
- * require another scheme or more scopes than any way it authenticated before, or when a scheme it uses changes how the
- * credential is sent. Asking less (an alternative added, a scope or the requirement dropped) is additive.
+ * Security requirements and scopes, which openapi-diff does not compare: requiring another scheme or more scopes, or
+ * changing how a scheme sends its credential, breaks a client; asking less is additive.
  */
 export function securityFindings(released: JsonObject, current: JsonObject): Finding[] {
   const findings: Finding[] = [];

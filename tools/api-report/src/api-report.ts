@@ -9,9 +9,8 @@ const WORKSPACE = join(__dirname, '../../..');
 export const UPDATE_COMMAND = 'npm run api-report -- --local';
 
 /**
- * The published surfaces under review. The contract's `dto` entry is left out: it is the service's (decorated
- * classes for NestJS and class-validator), never imported by a browser or a client, and `@petstore/client` inlines
- * only the plain entry.
+ * The published surfaces under review. The contract's `dto` entry is left out: only the service imports it, and
+ * `@petstore/client` inlines only the plain entry.
  */
 export const LIBRARIES = ['libs/client', 'libs/contract'] as const;
 
@@ -28,9 +27,8 @@ const LEVEL_WORDS = {
 } as const;
 
 /**
- * Runs API Extractor on a library's built typings, as its own CLI would: `local` rewrites the committed report
- * (`api-extractor run --local`); otherwise a report that differs from the committed one is a failure, the new one
- * left in tmp/api-report for the comparison.
+ * Runs API Extractor on a library's built typings: `local` rewrites the committed report; otherwise a report that
+ * differs from it is a failure, the new one left in tmp/api-report.
  */
 export function runApiReport(library: string, { local }: { local: boolean }): ApiReportOutcome {
   const config = ExtractorConfig.loadFileAndPrepare(join(WORKSPACE, library, 'api-extractor.json'));

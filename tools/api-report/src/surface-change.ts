@@ -1,10 +1,8 @@
 /**
- * What a change of an API report (API Extractor's `*.api.md`) means for the package's version, read from the two
- * reports alone: `major` when a declaration went or one of its lines was removed or rewritten (a signature changed),
- * or when an interface gained a required member (code that builds one no longer compiles); `minor` when declarations
- * or members were only added or deprecated; `patch` when only the doc comments the report carries changed.
- * Deliberately conservative: a rewritten line may be compatible (an optional parameter appended), and then the
- * reviewer decides, but nothing breaking is ever called minor by a rule here.
+ * What a change of an API report means for the package's version: `major` when a declaration or one of its lines went
+ * or was rewritten, or an interface gained a required member (code that builds one no longer compiles); `minor` when
+ * declarations or members were only added or deprecated; `patch` when only doc comments changed. Conservative: a
+ * rewritten line may be compatible, and then the reviewer decides.
  */
 export type SurfaceChangeLevel = 'major' | 'minor' | 'patch' | 'none';
 
@@ -54,7 +52,7 @@ function declarationChanges(name: string, old: Declaration, current: Declaration
   return docs > 0 ? [{ level: 'patch', reason: `doc comments of ${name} changed` }] : [];
 }
 
-/** The report's declarations by name: the blocks between blank lines of its ```ts fence, overloads merged. */
+/** The blocks between blank lines of the report's ```ts fence, by name, overloads merged. */
 function declarations(report: string): Map<string, Declaration> {
   const text = report.replace(/\r\n/g, '\n');
   const fenced = text.slice(text.indexOf('```ts') + '```ts'.length, text.lastIndexOf('```'));
@@ -76,13 +74,13 @@ function declarations(report: string): Map<string, Declaration> {
 
 const isComment = (line: string): boolean => line.trimStart().startsWith('//');
 
-/** The name a report declaration introduces (`export class PetstoreClient {` → `PetstoreClient`), else the line. */
+/** The name a report declaration introduces, else the line. */
 function declaredName(line: string): string {
   const match = /^(?:export )?(?:declare )?(?:abstract )?(?:class|interface|type|enum|function|const|let|var|namespace) ([\w$]+)/.exec(line);
   return match ? match[1] : line;
 }
 
-/** A member line without `?` after its name: a property or method every object of the interface must have. */
+/** A member line without `?` after its name: one every object of the interface must have. */
 const isRequiredMember = (line: string): boolean => /^\s+(?:readonly\s+)?[\w$]+[:(<]/.test(line);
 
 /** The lines of `b` that `a` lacks, counting repeats (members of one declaration often share a line). */

@@ -6,10 +6,9 @@ import { releaseChangelog, releaseVersion } from 'nx/release';
 import { MANIFEST_IMAGES, withImageTag } from './image-tag';
 import { bumpOf, covers } from './version-bump';
 
-// `npm run release [-- --dry-run]`: cuts the next version from the version plans, in one command (docs/releasing.md).
-// The version is written once, by Nx, into both packages (a fixed group); API_VERSION reads the contract's
-// package.json, so the document regenerated here carries it as `info.version`, and its copy in releases/ is what
-// the gate compares with from then on. Nothing is committed, tagged or published.
+// `npm run release [-- --dry-run]`: cuts the next version from the version plans (docs/releasing.md). Nx writes it
+// into both packages (a fixed group), and the copy in releases/ of the document regenerated here is what the gate
+// compares with from then on. Nothing is committed, tagged or published.
 
 const WORKSPACE = join(__dirname, '../../..');
 const DOCUMENT = 'libs/contract/openapi/openapi.json';
@@ -20,7 +19,7 @@ interface GateVerdict {
   change: 'major' | 'minor' | 'none';
 }
 
-/** The gate's verdict on the committed document against the latest release (`npm run api-gate -- --json`). */
+/** The gate's verdict on the committed document against the latest release. */
 function gateVerdict(): GateVerdict {
   const run = spawnSync('npm', ['run', '--silent', 'api-gate', '--', '--json'], { cwd: WORKSPACE, encoding: 'utf8' });
   // Exit 1 is a verdict too (a major change without a major version yet: this release may be that version).

@@ -5,14 +5,11 @@ import { blackHole, iptablesUsable } from './black-hole';
 export type SilenceMode = 'iptables' | 'relay';
 
 /**
- * A TCP relay in front of a dependency (PostgreSQL, PgBouncer, Redis, a webhook receiver, an instance behind HAProxy),
- * on a port of its own, so that a test can fail it in the ways networks do without touching the real server, nor the
- * other tests that share it:
+ * A TCP relay in front of a dependency, on a port of its own, so that a test can fail it in the ways networks do
+ * without touching the real server, nor the other tests that share it:
  * - `stop()` / `start()`: gone (every connection reset, new ones refused), then back on the same port;
  * - `freeze()` / `thaw()`: bytes held both ways, as if the process were stopped (SIGSTOP);
- * - `silence()` / `heal()`: a partition. As root with iptables, the relay's port is black-holed on loopback (SYNs and
- *   segments dropped both ways, no reset; after the heal TCP retransmits, as across a real path); elsewhere the relay
- *   holds every byte and every new connection instead, which callers see as silence too.
+ * - `silence()` / `heal()`: a partition, with no reset (see SilenceMode).
  */
 export class TcpRelay {
   private server?: Server;
@@ -39,7 +36,6 @@ export class TcpRelay {
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
   }
 
-  /** Holds bytes (and new connections) both ways until `thaw()`. */
   freeze(): void {
     this.frozen = true;
   }

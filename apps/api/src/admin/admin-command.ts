@@ -1,7 +1,6 @@
 import { type Command, CommanderError, InvalidArgumentError } from 'commander';
 
-// What the admin commands (npm run keys, npm run webhooks) share: how they show times and listings, how a bad value
-// becomes a usage error, and their exit codes.
+// What the admin commands (npm run keys, npm run webhooks) share.
 
 /** A time as the admin commands show it: UTC to the second; `-` for none. */
 export const shownTime = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -23,7 +22,7 @@ export const optionParser =
     }
   };
 
-/** Says on stderr why nothing was done (no such key or endpoint, a refused rotation): exit code 1. */
+/** Says on stderr why nothing was done: exit code 1. */
 export function nothingDone(reason: string): void {
   process.stderr.write(`${reason}\n`);
   process.exitCode = 1;

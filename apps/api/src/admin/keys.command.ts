@@ -6,9 +6,8 @@ import { API_KEY_NAME_MAX_CHARACTERS, ApiKeyEntity } from '../app/auth/api-key.e
 import { ApiKeyStore } from '../app/auth/api-key.store';
 import { parseScopes } from '../app/auth/scope-list';
 
-// Key administration on the configured database (DATABASE_URL, as the service reads it). The service refuses a
-// revoked or expired key within seconds on every instance; nothing needs restarting. Built beside main.js
-// (dist/apps/api/keys.js) so that it runs wherever the service is deployed, with the service's own migrations.
+// Key administration on the configured database. The service refuses a revoked or expired key within seconds on
+// every instance; nothing needs restarting. Built beside main.js so that it runs wherever the service is deployed.
 // Exit codes: 0 done, 1 nothing done (no such key, or the database failed), 2 a mistaken command line.
 
 const HOUR_MS = 3_600_000;
@@ -41,7 +40,7 @@ function graceHours(value: string): number {
 
 const scopes = optionParser(parseScopes);
 
-/** What `list` shows of a key: never its hash; which key it replaced and which replaced it. */
+/** Never a key's hash; which key it replaced and which replaced it. */
 function listed(records: ApiKeyEntity[]) {
   const replacedBy = new Map(records.filter((r) => r.replacesId !== null).map((r) => [r.replacesId, r.id]));
   return records.map(({ keyHash: _hash, ...record }) => ({ ...record, replacedById: replacedBy.get(record.id) ?? null }));

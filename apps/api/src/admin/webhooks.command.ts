@@ -8,11 +8,8 @@ import { WebhookEndpointEntity } from '../app/webhooks/webhook-endpoint.entity';
 import { DEFAULT_DELIVERIES_LIMIT, WebhookEndpointStore } from '../app/webhooks/webhook-endpoint.store';
 import { messageId, parseEventTypes, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../app/webhooks/webhook-event';
 
-// Webhook endpoint administration on the configured database (DATABASE_URL, as the service reads it). The service
-// reads the endpoints when it delivers; nothing needs restarting. Built beside main.js (dist/apps/api/webhooks.js),
-// like the keys command, so that it runs wherever the service is deployed, with the service's own migrations.
-// Exit codes: 0 done, 1 nothing done (no such endpoint, the resolver or the database failed), 2 a mistaken command
-// line, a refused URL included.
+// Webhook endpoint administration on the configured database. The service reads the endpoints when it delivers;
+// nothing needs restarting. Built beside main.js so that it runs wherever the service is deployed.
 
 const MAX_DELIVERIES_LIMIT = 1000;
 
@@ -32,11 +29,7 @@ function deliveriesLimit(value: string): number {
   return limit;
 }
 
-/**
- * The URL as it will be called, refused as deliveries would refuse it: the scheme, credentials and fragment, then the
- * host's addresses (unless private ones are allowed). A refusal is the command line's fault; a failing resolver is not.
- * No message quotes the URL, which may hold a password.
- */
+/** The URL as it will be called, refused as deliveries would refuse it; never quoted, as it may hold a password. */
 async function checkedUrl(command: Command, raw: string): Promise<string> {
   const config = loadWebhookConfig();
   try {
@@ -49,7 +42,7 @@ async function checkedUrl(command: Command, raw: string): Promise<string> {
   }
 }
 
-/** A resolver that failed (EAI_AGAIN, …) says nothing about the URL: the command failed, not its line. */
+/** A resolver that failed says nothing about the URL: the command failed, not its line. */
 const lookupFailed = (hostname: string) => (error: unknown) => {
   if (error instanceof WebhookAddressError) throw error;
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;

@@ -63,23 +63,22 @@ export interface Upload {
   head: string;
   /** Bytes of body in each piece written. */
   piece: number;
-  /** Pieces to write; endless (until the server stops reading or closes) when absent. */
+  /** Pieces to write; endless when absent. */
   count?: number;
-  /** Frame the pieces as chunks, and end with the last chunk. */
+  /** Frame the pieces as chunks. */
   chunked?: boolean;
   /** Pause between pieces; otherwise each is written as soon as the socket takes it. */
   pauseMs?: number;
   /**
-   * Read the answer while still writing; otherwise, as most clients do, read only once the whole request is sent, so
-   * that an answer that a reset from the server discards before it is read is lost.
+   * Read the answer while still writing; otherwise, as most clients do, only once the whole request is sent, so that
+   * an answer discarded by the server's reset is lost.
    */
   readWhileWriting?: boolean;
 }
 
 /**
- * Uploads from a process of its own (support/upload-client.mjs): a client that shares the server's event loop reads
- * in step with it, and would not see what an outside client sees. Resolves to the response and the time from the
- * first byte sent to the close.
+ * Uploads from a process of its own (support/upload-client.mjs): a client sharing the server's event loop reads in
+ * step with it, unlike an outside client. `closedAfterMs` runs from the first byte sent to the close.
  */
 export async function rawUpload(origin: string, upload: Upload): Promise<RawResponse & { closedAfterMs: number }> {
   const { hostname, port } = new URL(origin);

@@ -22,9 +22,9 @@ export interface TestApp {
   database: TestDatabase;
   /** Every log line written so far, parsed. */
   logs: () => Array<Record<string, unknown>>;
-  /** Raw log output, to search for secrets. */
+  /** To search for secrets. */
   rawLogs: () => string;
-  /** The stored rows, read back through the entity, ordered by id: what was stored, not what was answered. */
+  /** The stored rows, ordered by id: what was stored, not what was answered. */
   storedPets: () => Promise<Pet[]>;
   /** Stops the app, and drops its database unless the caller provided it. */
   close: () => Promise<void>;
@@ -32,14 +32,14 @@ export interface TestApp {
 
 export interface StartOptions {
   env?: Record<string, string>;
-  /** Use this database (e.g. to restart on the same data, or to run two instances); the caller drops it. */
+  /** Use this database (e.g. to restart on the same data); the caller drops it. */
   database?: TestDatabase;
   /**
-   * Port to listen on, when the address must be known before boot (e.g. to put it in PUBLIC_BASE_URL).
+   * Port to listen on, when the address must be known before boot (e.g. for PUBLIC_BASE_URL).
    * @default 0 (an ephemeral port)
    */
   port?: number;
-  /** Modules built beside the app's own, e.g. routes a test adds to see how the app treats them. */
+  /** Modules built beside the app's own, e.g. routes a test adds. */
   modules?: NonNullable<ModuleMetadata['imports']>;
 }
 
@@ -47,10 +47,10 @@ export interface StartOptions {
 @Module({})
 class TestRootModule {}
 
-/** Boots the real app through createApp (the path main.ts takes) on an ephemeral port and a database of its own. */
+/** Boots the real app through createApp, as main.ts does, on a database of its own. */
 export async function startApp({ env = {}, database, port: listenPort = 0, modules = [] }: StartOptions = {}): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
-  // Rate limits are off unless a test turns them on: suites send hundreds of requests a second.
+  // Rate limits are off unless a test turns them on: suites send requests faster than any limit allows.
   const config = loadConfig({
     API_KEYS: TEST_KEY,
     DATABASE_URL: db.url,

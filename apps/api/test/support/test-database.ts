@@ -3,10 +3,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
-/**
- * Which database the HTTP suite runs on. The same specs run twice: as the `api` Jest project on SQLite and as
- * `api:postgres` (apps/api/jest.postgres.config.js), which sets PETSTORE_TEST_DATABASE=postgres.
- */
+/** Which database the HTTP suite runs on: the same specs run on SQLite and, as `api:postgres`, on PostgreSQL. */
 export const TEST_DATABASE: 'sqlite' | 'postgres' = process.env.PETSTORE_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 
 /** The server the PostgreSQL leg creates its databases on; by default trust authentication as the current OS user. */
@@ -15,13 +12,13 @@ export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? `postgres://$
 export interface TestDatabase {
   /** The DATABASE_URL the service is given. */
   url: string;
-  /** Removes the database (the SQLite folder or the PostgreSQL database). */
+  /** Removes the SQLite folder or the PostgreSQL database. */
   drop(): Promise<void>;
 }
 
 let created = 0;
 
-/** A new, empty database of the kind this run tests: a temporary SQLite file, or a PostgreSQL database of its own. */
+/** A new, empty database of the kind this run tests. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_DATABASE === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-test-'));
@@ -30,7 +27,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   created += 1;
   const name = `petstore_test_${process.pid}_${created}_${Math.random().toString(36).slice(2, 8)}`;
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
-  // The pooler leg reaches the same server's database through PgBouncer (apps/api/jest.pgbouncer.config.js).
+  // The pooler leg reaches the same server's database through PgBouncer.
   const url = new URL(process.env.PETSTORE_TEST_VIA_PGBOUNCER === 'true' ? (process.env.PETSTORE_TEST_PGBOUNCER_ORIGIN as string) : POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return { url: url.href, drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
@@ -40,11 +37,11 @@ const admin = async (work: (client: Client) => Promise<unknown>): Promise<void> 
   await withSession(POSTGRES_ADMIN_URL, work);
 };
 
-/** A test database's URL on the PostgreSQL server itself, not through PgBouncer (the pooler leg's `database.url`). */
+/** A test database's URL on the PostgreSQL server itself, not through PgBouncer. */
 export const directUrl = (database: TestDatabase): string =>
   Object.assign(new URL(POSTGRES_ADMIN_URL), { pathname: new URL(database.url).pathname }).href;
 
-/** The rows of `sql` on a session of its own, on the server itself: what the database's owner sees and does. */
+/** The rows of `sql` on a session of its own on the server itself, as the database's owner. */
 export const queryDirectly = <T>(database: TestDatabase, sql: string, values: unknown[] = []): Promise<T[]> =>
   withSession(directUrl(database), async (client) => (await client.query(sql, values)).rows as T[]);
 
@@ -58,12 +55,11 @@ async function withSession<T>(url: string, work: (client: Client) => Promise<T>)
   }
 }
 
-/** The SQLite file behind a sqlite: URL. */
 export const sqlitePath = (database: TestDatabase) => database.url.slice('sqlite:'.length);
 
 /**
- * Holds the database's write lock from another connection, as another writer would, until the returned function
- * is called: creates wait (SQLite: up to its busy timeout) while reads go on.
+ * Holds the database's write lock from another connection until the returned function is called: creates wait
+ * (SQLite: up to its busy timeout) while reads go on.
  */
 export async function holdWriteLock(database: TestDatabase): Promise<() => Promise<void>> {
   if (TEST_DATABASE === 'sqlite') {

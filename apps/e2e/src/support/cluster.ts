@@ -7,7 +7,7 @@ import { TEST_KEY } from './test-key';
 export const POSTGRES_ADMIN_URL = DEFAULT_POSTGRES_URL;
 export const INSTANCES = 3;
 
-/** Runs `work` on a connection of its own to `url` (the server's test database unless given). */
+/** Runs `work` on a connection of its own to `url`. */
 export const admin = <T>(work: (client: Client) => Promise<T>, url = POSTGRES_ADMIN_URL): Promise<T> => withClient(url, work);
 
 /** Every acknowledged pet stored once under the id it was given, and no pet of the run stored twice. */
@@ -22,7 +22,7 @@ export async function checkStored(databaseUrl: string, prefix: string, report: L
 
 export interface Cluster {
   haproxy: RunningHaproxy;
-  /** The running instances, by slot; `restart` replaces one. */
+  /** The running instances, by slot. */
   instances: NodeProcess[];
   ports: number[];
   /** The database on the server itself, for the checks afterwards. */
@@ -34,15 +34,15 @@ export interface Cluster {
 export interface ClusterOptions {
   /** The database directly, or through PgBouncer. */
   via: Route;
-  /** More environment for every instance (e.g. REDIS_URL). */
+  /** More environment for every instance. */
   env?: Record<string, string>;
   /** The PostgreSQL server to make the database on. */
   adminUrl?: string;
 }
 
 /**
- * Three instances on a PostgreSQL database of their own, behind HAProxy with the repository's configuration; with
- * `via` PgBouncer, they reach it through PgBouncer in transaction mode with the repository's configuration.
+ * Three instances on a PostgreSQL database of their own, behind HAProxy; with `via` PgBouncer, they reach it through
+ * PgBouncer in transaction mode. Both run with the repository's configuration.
  */
 export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL }: ClusterOptions, work: (cluster: Cluster) => Promise<void>): Promise<void> {
   const { name: database, url: databaseUrl, drop } = await createPostgresDatabase(adminUrl, 'petstore_roll');

@@ -3,14 +3,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-// A scratch project outside the workspace that installs @petstore/client as a user would (from a tarball or a
-// registry) and drives the running service with it: shared by client-package.spec.ts and registry-round-trip.spec.ts.
+// A scratch project outside the workspace that installs @petstore/client as a user would, and drives the service.
 
 const WORKSPACE = join(__dirname, '../../../..');
 export const TSC = join(WORKSPACE, 'node_modules/typescript/bin/tsc');
 const execFileAsync = promisify(execFile);
 
-/** Runs a command to completion; on failure, the error carries its output rather than only the exit code. */
+/** Runs a command; on failure, the error carries its output, not only the exit code. */
 export async function run(
   command: string,
   args: string[],
@@ -131,8 +130,7 @@ interface DriveResult {
   loaded?: string[];
 }
 
-// Creates a pet and lists it from TypeScript checked with --strict, then compiled and run: what a TypeScript user
-// of the published package ships.
+// Checked with --strict, compiled and run: what a TypeScript user of the published package ships.
 const STRICT_PROGRAM_TS = `import { type Pet, type PetPage, PetStatus, PetstoreClient } from '@petstore/client';
 
 const client = new PetstoreClient({ baseUrl: process.env['PETSTORE_URL'] ?? '', apiKey: process.env['PETSTORE_API_KEY'] ?? '' });
@@ -141,14 +139,14 @@ const page: PetPage = await client.listPets({ limit: 100, status: PetStatus.Avai
 console.log(JSON.stringify({ created, listed: page.pets.map((pet: Pet) => pet.id) }));
 `;
 
-/** Where the scratch project's programs find the service; only what a user's shell would pass, no way back into the workspace. */
+/** Only what a user's shell would pass: no way back into the workspace. */
 const programEnv = (origin: string, apiKey: string): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   PETSTORE_URL: `${origin}/v1`,
   PETSTORE_API_KEY: apiKey,
 });
 
-/** Writes one of the programs above into the scratch project and runs it against the service at `origin` with `apiKey`. */
+/** Writes one of the programs above into the scratch project and runs it against the service. */
 export async function runProgram(dir: string, file: string, source: string, origin: string, apiKey: string): Promise<DriveResult> {
   writeFileSync(join(dir, file), source);
   return JSON.parse(await run(process.execPath, [file], { cwd: dir, env: programEnv(origin, apiKey) })) as DriveResult;
@@ -171,9 +169,8 @@ export function expectDriven(result: DriveResult, label: string): void {
 export const STRICT_FLAGS = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom'];
 
 /**
- * Type-checks CONSUMER_TS with --strict in a sub-folder of `dir` whose package.json says `type`; returns tsc's
- * resolution trace (run() rejects on a non-zero exit, with tsc's diagnostics in the message).
- * tsc 6 defaults `types` to [], so no ambient @types can leak in; `--types ''` is refused as an empty argument.
+ * Type-checks CONSUMER_TS with --strict under a package.json of `type`; returns tsc's resolution trace.
+ * No `--types`: tsc 6 defaults it to [] already, so no ambient @types leak in, and refuses `--types ''`.
  */
 export async function typeCheckConsumer(dir: string, type: 'module' | 'commonjs'): Promise<string> {
   const folder = join(dir, type);
@@ -185,7 +182,7 @@ export async function typeCheckConsumer(dir: string, type: 'module' | 'commonjs'
   });
 }
 
-/** Compiles STRICT_PROGRAM_TS with --strict as an ES module in a sub-folder of `dir`, runs it, and returns what it printed. */
+/** Compiles STRICT_PROGRAM_TS as an ES module, runs it, and returns what it printed. */
 export async function compileAndRunStrict(
   dir: string,
   origin: string,
@@ -195,7 +192,7 @@ export async function compileAndRunStrict(
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(folder, 'program.ts'), STRICT_PROGRAM_TS);
-  // `process` is declared by hand: the scratch project has no @types/node, as a browser-and-Node package's user may not.
+  // Declared by hand: a browser-and-Node package's user may have no @types/node.
   writeFileSync(join(folder, 'env.d.ts'), 'declare const process: { env: Record<string, string | undefined> };\n');
   await run(process.execPath, [TSC, ...STRICT_FLAGS, '--outDir', 'out', 'program.ts', 'env.d.ts'], {
     cwd: folder,

@@ -28,12 +28,12 @@ export interface Dashboard {
 
 export const readDashboard = (path: string): Dashboard => JSON.parse(readFileSync(path, 'utf8')) as Dashboard;
 
-/** A value as Grafana's Prometheus data source writes it into a regex matcher: special characters escaped for the regex, in a PromQL string. */
+/** As Grafana's Prometheus data source escapes a value for a regex matcher, in a PromQL string. */
 const asRegex = (value: string): string => value.replace(/[\\^$*+?.()|[\]{}]/g, (special) => `\\\\${special}`);
 
 /**
- * `expr` as Grafana sends it: each query variable at its chosen values (one escaped value, or `(a|b)`), else at "All"
- * (its `allValue`), and `$__rate_interval` at 30s. Throws when a variable is left or has no "All" value.
+ * `expr` as Grafana sends it: each query variable at its chosen values, else at its "All" value, and
+ * `$__rate_interval` at 30s. Throws when a variable is left or has no "All" value.
  */
 export function asGrafanaSends(expr: string, dashboard: Dashboard, chosen: Record<string, string[]> = {}): string {
   let promql = expr.replaceAll('$__rate_interval', '30s');
@@ -48,14 +48,14 @@ export function asGrafanaSends(expr: string, dashboard: Dashboard, chosen: Recor
   return promql;
 }
 
-/** The label matchers of every series selector of a PromQL expression, one string (`job=~"$job", …`) each. */
+/** The label matchers of every series selector of a PromQL expression, one string each. */
 export const selectorsOf = (expr: string): string[] => [...expr.matchAll(/[A-Za-z_:][\w:]*\{([^}]*)\}/g)].map(([, matchers]) => matchers);
 
-/** A panel's thresholds, the base step (everything below the first) left out. */
+/** A panel's thresholds, without the base step. */
 export const thresholdsOf = (panel: Panel): number[] =>
   (panel.fieldConfig?.defaults.thresholds?.steps ?? []).flatMap(({ value }) => (value === null ? [] : [value]));
 
-/** A Prometheus rules file (deploy/prometheus), as far as the tests read it. */
+/** A Prometheus rules file, as far as the tests read it. */
 export interface RuleFile {
   groups: Array<{ name: string; rules: Array<{ alert?: string; record?: string; expr: string; annotations?: Record<string, string> }> }>;
 }

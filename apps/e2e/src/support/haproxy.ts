@@ -19,24 +19,21 @@ export function checkHaproxyConfig(file: string): { status: number | null; outpu
 
 export interface RunningHaproxy {
   origin: string;
-  /** Its log lines so far (one per request, HAProxy's httplog format). */
+  /** Its log lines so far, in HAProxy's httplog format. */
   log: () => string;
-  /**
-   * Points server `api<n>` (1-based) at a new address through HAProxy's runtime API, as an ingress controller does
-   * when a replaced pod comes back with a new IP.
-   */
+  /** Points server `api<n>` at a new address, as an ingress controller does when a replaced pod gets a new IP. */
   setServerAddress(server: number, host: string, port: number): Promise<void>;
   /** Waits until HAProxy's checks have put server `api<n>` (1-based) in the pool (60 s at most). */
   waitUntilUp(server: number): Promise<void>;
-  /** Waits until HAProxy's checks have taken server `api<n>` out of the pool (60 s at most). */
+  /** Waits until HAProxy's checks have taken server `api<n>` out of the pool. */
   waitUntilDown(server: number): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts HAProxy with deploy/haproxy/haproxy.cfg, listening on `port`, in front of the instances at `servers` (host:port). */
+/** Starts HAProxy with the repository's configuration on `port`, in front of `servers` (host:port). */
 export async function startHaproxy(port: number, servers: string[]): Promise<RunningHaproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-haproxy-'));
-  // The runtime API, for the tests only: on a socket in the test's own folder.
+  // The runtime API, for the tests only.
   const socket = join(dir, 'admin.sock');
   const serverLines = servers.map((address, index) => `    server api${index + 1} ${address} check`).join('\n');
   const cfg = readFileSync(HAPROXY_CFG, 'utf8')
@@ -82,7 +79,7 @@ export async function startHaproxy(port: number, servers: string[]): Promise<Run
   };
 }
 
-/** Whether the runtime API answers `show info` within 60 s (false at once when `givenUp` says HAProxy has exited). */
+/** Whether the runtime API answers within 60 s, giving up at once when HAProxy has exited. */
 async function runtimeApiAnswers(socket: string, givenUp: () => boolean): Promise<boolean> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && !givenUp()) {
@@ -93,7 +90,6 @@ async function runtimeApiAnswers(socket: string, givenUp: () => boolean): Promis
   return false;
 }
 
-/** One command on HAProxy's runtime API socket, and its answer. */
 function runtimeCommand(socket: string, command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let answer = '';

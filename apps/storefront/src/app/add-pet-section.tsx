@@ -13,19 +13,17 @@ interface Props {
 
 type Field = keyof NewPet;
 
-/** The form's fields: every field of the contract's list a client sends, in its order. */
+/** Every field of the contract's list that a client sends, in its order. */
 const FIELDS = sentFieldEntries(PET_FIELDS) as Array<[Field, (typeof PET_FIELDS)[Field]]>;
 
-/** Each field as the person finds it: empty, or a choice's default. */
 const initialTexts = () => Object.fromEntries(FIELDS.map(([field, spec]) => [field, initialText(spec)])) as Record<Field, string>;
 
-// The scope is named once, as what to ask for: it is the one thing whoever hands out keys needs to hear.
+// The scope is named as what to ask for: it is what whoever hands out keys needs to hear.
 const READ_ONLY = 'This API key may only look at the pets, not add them. To add pets, connect with a key that may (ask for one with the pets:write scope).';
 
 /**
- * Adds a pet by the contract's rules (the service's own), their problems shown in the storefront's words as the person
- * types. One create is in flight at a time, and its Idempotency-Key is kept until the pet is added or the form changes, so
- * a double click or a retry after a failure adds the pet once.
+ * Adds a pet, checked by the contract's rules as the person types. One create is in flight at a time, and its
+ * Idempotency-Key is kept until the pet is added or the form changes, so a double click or a retry adds the pet once.
  */
 export function AddPetSection({ client, onCreated }: Props) {
   const id = useId();

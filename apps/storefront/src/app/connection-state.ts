@@ -7,14 +7,14 @@ import type { PetList } from './use-pet-list';
 export type ConnectionState =
   /** No address and key yet, or disconnected. */
   | { kind: 'none' }
-  /** The first page of pets has been asked for: nothing is known about the key or the address yet. */
+  /** The first page of pets has been asked for; nothing is known yet. */
   | { kind: 'checking'; address: string }
   /** The service answered with pets: the address and the key work. */
   | { kind: 'connected'; address: string }
   /** They do not, and why, in the person's words. */
   | { kind: 'failed'; reason: string };
 
-/** The client of a connection, or, when the client refuses one (an empty key, an address that is not absolute), what to fix. */
+/** The client of a connection, or what to fix when the client refuses it. */
 export function clientOf(connection: Connection | undefined): { client?: PetstoreClient; problem?: string } {
   if (!connection) return {};
   try {
@@ -29,7 +29,7 @@ const lostConnection = (error: unknown) => error instanceof UnauthorizedError ||
 
 /**
  * "Connected" only once the service has answered the list. Any failure before that is the connection's; after it, only a
- * refused key or an unreachable address is, and other failures (a 429, a 503) are the list's to show.
+ * refused key or an unreachable address is, and other failures are the list's to show.
  */
 export function connectionState({ client, problem }: ReturnType<typeof clientOf>, list: Pick<PetList, 'answered' | 'error'>): ConnectionState {
   if (problem !== undefined) return { kind: 'failed', reason: problem };

@@ -2,13 +2,12 @@ import type { FieldSpec } from '@petstore/contract';
 import type { Ref } from 'react';
 import { ChoiceOptions, TextField } from './controls';
 
-// A form field for each kind of the contract's fields: what the person types is kept as text, and becomes the value the
-// contract's rules check (valueFrom) only when the form reads it.
+// A form field for each kind of the contract's fields: what the person types is kept as text, and becomes a value
+// (valueFrom) only when the form reads it.
 
 /**
- * The value `text` stands for. An empty field is a value not given ("Enter a name."), not a blank one. A whole number's
- * digits (with a minus sign, so that "-1" is told "1 or more" rather than "a whole number") become a number; anything
- * else stays text, which the rules refuse as not a whole number.
+ * The value `text` stands for. An empty field is a value not given, not a blank one. A whole number's digits become a
+ * number, a minus sign included so that "-1" is told "1 or more"; anything else stays text, which the rules refuse.
  */
 export function valueFrom(spec: FieldSpec, text: string): unknown {
   if (spec.kind !== 'integer') return text === '' ? undefined : text;
@@ -30,7 +29,7 @@ interface Props {
   onChange(text: string): void;
 }
 
-/** The input a field of this kind is typed or chosen in, labelled with the field's label. */
+/** The input a field is typed or chosen in, labelled with the field's label. */
 export function FieldInput({ id, spec, text, problem, inputRef, onChange }: Props) {
   if (spec.kind !== 'choice') {
     const type = spec.kind === 'date' ? 'date' : undefined;

@@ -9,9 +9,8 @@ const RETYPE = 'Type it again rather than pasting it.';
 const oneOf = (values: readonly string[]) => (values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`);
 
 /**
- * A shop assistant's words for each kind of problem the contract's rules find, `field` being the field's label in the
- * middle of a sentence ("name"). A mapped type: a kind the contract adds fails the type check until it has words here.
- * No limits a person cannot act on (2^53 - 1), no names of characters they cannot see (NUL, surrogates).
+ * A shop assistant's words for each kind of problem, `field` being the label mid-sentence ("name"). A kind the
+ * contract adds fails the type check until it has words here. No names of characters a person cannot see (NUL).
  */
 const WORDS: Words = {
   missing: (field) => `Enter a ${field}.`,
@@ -35,13 +34,10 @@ const WORDS: Words = {
 // Generic over the kind, so that the problem and its words are known to match (TypeScript's correlated unions).
 const say = <K extends keyof Problems>(field: string, problem: Problems[K] & { kind: K }, value: unknown): string => WORDS[problem.kind](field, problem, value);
 
-/** What is wrong with `value` of the field labelled `label`, in a shop assistant's words, naming the field by its label. */
+/** What is wrong with `value`, in a shop assistant's words, naming the field by its label. */
 export const describeFieldProblem = (label: string, problem: FieldProblem, value: unknown): string => say(label.toLowerCase(), problem, value);
 
-/**
- * What the service would refuse in these fields (the contract's rules, fieldProblems), by field, in the storefront's
- * words; empty when it would accept them.
- */
+/** What the service would refuse in these fields, by field, in the storefront's words. */
 export function problemWords<T>(fields: FieldList<T>, values: { readonly [F in keyof T]?: unknown }): Partial<Record<keyof T, string>> {
   const words: Partial<Record<keyof T, string>> = {};
   for (const [field, problem] of Object.entries(fieldProblems(fields, values)) as Array<[keyof T, FieldProblem]>) {

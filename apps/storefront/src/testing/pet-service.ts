@@ -19,7 +19,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 export const refusal = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
   json(status, { code, message, status }, headers);
 
-/** As a browser's fetch does: a request aborted before its answer came rejects with an AbortError. */
+/** As a browser's fetch does: a request aborted before its answer rejects with an AbortError. */
 function abortable(answer: Answer, signal: AbortSignal | undefined): Promise<Response> {
   if (!signal) return Promise.resolve(answer);
   return new Promise<Response>((resolve, reject) => {
@@ -31,9 +31,8 @@ function abortable(answer: Answer, signal: AbortSignal | undefined): Promise<Res
 }
 
 /**
- * The pets of the page's component tests, answered as the service answers `listPets` and `createPet` (pages of `limit`
- * by id and filters, a `Link: rel="next"` cursor, the created pet echoed). `next` overrides the next answer, for refusals and
- * answers that are held back. Every request is recorded.
+ * The pets of the page's component tests, answered as the service answers `listPets` and `createPet`. `next`
+ * overrides the next answer, for refusals and answers that are held back. Every request is recorded.
  */
 export class PetService {
   readonly sent: SentRequest[] = [];
@@ -64,8 +63,8 @@ export class PetService {
     const after = Number(query('cursor') ?? 0);
     const limit = Number(query('limit') ?? 20);
     const [status, name, category] = [query('status'), query('name')?.toLowerCase(), query('categoryId')];
-    // The interface's filters, written apart from the page's own (list-filters.ts), so that the page is checked
-    // against them rather than against itself: a name anywhere in the pet's name, whatever the case.
+    // The interface's filters, written apart from the page's own so that the page is not checked against itself: a
+    // name anywhere in the pet's name, whatever the case.
     const matching = this.pets.filter(
       (pet) =>
         pet.id > after &&

@@ -28,8 +28,8 @@ export class HealthController {
   @HealthCheck()
   async ready() {
     this.assertNotStopping();
-    // Connected is not enough: the schema must be migrated, and the database not known silent or read-only (an instance
-    // that cannot create leaves the load balancer's pool).
+    // Connected is not enough: an instance that cannot create (not migrated, the database silent or read-only) leaves
+    // the load balancer's pool.
     this.assertNotMigrating();
     if (!this.connection.serving) throw serviceUnavailable();
     if (!this.connection.writable) throw databaseReadOnly();
@@ -41,15 +41,15 @@ export class HealthController {
   }
 
   /**
-   * Ours, not Terminus's TypeORM indicator, which loads `@nestjs/typeorm` by name at run time, which the bundled service
-   * cannot resolve (docs/performance.md, "Where the memory goes").
+   * Not Terminus's TypeORM indicator: it loads `@nestjs/typeorm` by name at run time, which the bundled service cannot
+   * resolve (docs/performance.md, "Where the memory goes").
    */
   private async pingDatabase() {
     const database = this.indicators.check('database');
     return (await this.connection.ping()) ? database.up() : database.down('The database did not answer within 1 s.');
   }
 
-  /** Started (the database reached and migrated once) and not stopping; whatever the database does after that. */
+  /** Started (the database reached and migrated once) and not stopping, whatever the database does since. */
   @Get('routable')
   routable() {
     this.assertNotStopping();
@@ -59,7 +59,7 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Not ready while migrating, saying what it does and how far it is: an operator reads it with `curl`. */
+  /** Not ready while migrating; says how far it is, for an operator reading it with `curl`. */
   private assertNotMigrating(): void {
     const step = this.connection.migrating;
     if (step) throw new ApiException('service_unavailable', `The service is starting: migrating the database (${step}).`, { 'retry-after': '5' });

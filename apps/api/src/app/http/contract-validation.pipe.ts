@@ -6,10 +6,8 @@ import { validationFailed } from '../errors/api-exception';
 const WHERE = { body: ['Invalid request body', 'field'], query: ['Invalid query parameters', 'query parameter'] } as const;
 
 /**
- * Validates bodies and queries against the contract's decorated classes: no type coercion, unknown
- * properties refused, and every invalid property reported at once in one sentence. Anything else passes through
- * synchronously: Nest runs this global pipe on every parameter, and an async pass-through would cost each one a
- * promise.
+ * Validates bodies and queries against the contract's classes: no type coercion, unknown properties refused, every
+ * problem in one sentence. Anything else passes through synchronously: Nest runs this global pipe on every parameter.
  */
 @Injectable()
 export class ContractValidationPipe implements PipeTransform {
@@ -18,14 +16,13 @@ export class ContractValidationPipe implements PipeTransform {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw invalidInput(type, ['it must be a JSON object']);
     }
-    // Every query parameter of the interface is optional, so an empty query is valid as it stands; most requests
-    // send none, and validating an empty object costs a transform and a validation pass each time.
+    // Every query parameter is optional, so an empty query, the common case, is valid without a validation pass.
     if (type === 'query' && Object.keys(value).length === 0) return new (metatype as new () => object)();
     return validated(value, type, metatype as new () => object);
   }
 }
 
-/** The 400 that refuses a body or query for these problems, each a sentence naming its field or parameter. */
+/** The 400 for these problems of a body or query, each a sentence naming its field or parameter. */
 export function invalidInput(type: 'body' | 'query', problems: readonly string[]) {
   return validationFailed(`${WHERE[type][0]}: ${problems.join('; ')}.`);
 }
@@ -39,10 +36,10 @@ function validated(value: object, type: 'body' | 'query', metatype: new () => ob
   const noun = WHERE[type][1];
   const keys = Object.keys(value);
   const instance = plainToInstance(metatype, value, { enableImplicitConversion: false }) as object;
-  // class-transformer drops, without a word, every key the instance inherits (`__proto__`, `constructor`,
-  // `toString`, `hasOwnProperty`...), which would hide them from the unknown-property check.
+  // class-transformer silently drops every key the instance inherits (`__proto__`, `constructor`…), which would hide
+  // them from the unknown-property check.
   const skipped = keys.filter((key) => !Object.hasOwn(instance, key));
-  // The contract's constraints are all synchronous: validate() would only add a promise per property and one per check.
+  // The contract's constraints are all synchronous: validate() would only add promises.
   const errors = validateSync(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,

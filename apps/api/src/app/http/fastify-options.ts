@@ -17,12 +17,12 @@ export function requestId(request: IncomingMessage): string {
   return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** The HTTP server's own settings: limits, timeouts and logging that apply before any route runs. */
+/** The HTTP server's own settings, which apply before any route runs. */
 export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
   return {
     loggerInstance: logger,
-    // Fastify gives each request's child logger the route's log level, '' when none is set, and pino then rebuilds
-    // the child's level methods on every request; a child at its parent's level needs no options at all.
+    // Fastify passes the route's log level, '' when none is set, and pino would rebuild the child's level methods on
+    // every request; a child at its parent's level needs no options.
     childLoggerFactory: (parent, bindings, options) =>
       options.level || options.serializers ? parent.child(bindings, options) : parent.child(bindings),
     logController: new RequestLogController(),
@@ -31,7 +31,7 @@ export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
     bodyLimit: REQUEST_BOUNDS.bodyBytes,
     // Path parameters longer than this would not match a route and turn a 400 into a 404.
     routerOptions: { maxParamLength: REQUEST_BOUNDS.urlBytes },
-    // A slow client cannot hold a connection: the whole request within 10 s, idle keep-alive closed after 5 s.
+    // A slow client cannot hold a connection.
     requestTimeout: 10_000,
     keepAliveTimeout: 5_000,
     forceCloseConnections: 'idle',
@@ -46,8 +46,8 @@ export function fastifyOptions(logger: Logger): FastifyHttpOptions<Server> {
       requireHostHeader: false,
     },
     clientErrorHandler,
-    // The router rejects a malformed path (bad percent-encoding) or an over-long path parameter before any hook
-    // or handler runs, so the hooks' headers are set here.
+    // The router rejects a malformed path or an over-long path parameter before any hook runs, so the hooks'
+    // headers are set here.
     frameworkErrors: (error, request, reply) => {
       reply.headers({ ...API_SECURITY_HEADERS, 'x-request-id': request.id });
       sendError(

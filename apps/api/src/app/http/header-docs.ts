@@ -1,10 +1,7 @@
 import type { HeaderObject, SchemaObject } from '@nestjs/swagger';
 import { RATE_LIMIT_WINDOWS } from '../rate-limit/rate-limits';
 
-/**
- * Response headers of one response, as the OpenAPI document describes them: below, those that authentication
- * (auth/bearer-auth.hook.ts) and the rate limits (rate-limit/rate-limits.ts) send.
- */
+/** Response headers of one response, as the OpenAPI document describes them. */
 export type HeaderDocs = Record<string, HeaderObject & { schema: SchemaObject }>;
 
 /** A string header whose values are bounded; `pattern` where the value has a fixed shape. */
@@ -19,8 +16,8 @@ export const fixedHeader = (description: string, value: string) => ({
   schema: { type: 'string', enum: [value], example: value },
 });
 
-// IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers) as rate-limits.ts writes them: a policy name, then
-// numbers of at most 7 digits (RATE_LIMIT_RPS and RATE_LIMIT_AUTH_FAILURES are at most 1000000).
+// IETF RateLimit fields as rate-limits.ts writes them: a policy name, then numbers of at most 7 digits (the limits
+// are at most 1000000).
 const RATE_LIMIT_FIELD_MAX_LENGTH = 64;
 const policyField = (description: string, example: string) =>
   stringHeader(description, { maxLength: RATE_LIMIT_FIELD_MAX_LENGTH, pattern: '^"[a-z-]+";q=[0-9]+;w=[0-9]+$', example });

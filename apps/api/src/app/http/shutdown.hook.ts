@@ -5,9 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ShutdownState } from './shutdown-state';
 
 /**
- * Once the service stops listening, idle kept-alive connections are closed only after no request has arrived or
- * been answered for this long: a busy client reuses its connection within milliseconds and gets its answer with
- * `Connection: close`, instead of having a request that is already on its way reset.
+ * Once the service stops listening, idle kept-alive connections are closed only after their traffic has been quiet
+ * this long: a busy client's next request then gets its answer with `Connection: close` instead of a reset.
  */
 const DRAIN_QUIET_MS = 250;
 
@@ -20,8 +19,8 @@ export function closeWhenStoppingHook(shutdown: ShutdownState) {
 }
 
 /**
- * Stops accepting connections, then waits until every connection has closed or the traffic on them went quiet.
- * Fastify's own close then closes the connections still idle and waits for the requests in flight.
+ * Stops accepting connections and waits until every connection has closed or gone quiet; Fastify's own close then
+ * closes those still idle and waits for the requests in flight.
  */
 export async function drainConnections(server: Server, quietMs = DRAIN_QUIET_MS): Promise<void> {
   if (!server.listening) return;

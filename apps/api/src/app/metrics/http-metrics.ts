@@ -14,23 +14,22 @@ const NO_ROUTE: RouteRules = {};
 /** The series of one route and method: made once, then shared by its requests. */
 interface RouteSeries {
   labels: { http_request_method: string; http_route: string; operation: string };
-  /** Requests in flight: a plain number, read when Prometheus scrapes (prom-client's labelled inc and dec hash the labels each time). */
+  /** Requests in flight: a plain number, since prom-client's labelled inc and dec hash the labels each time. */
   active: number;
   durations: Map<number, HistogramSeries>;
 }
 
 /**
- * Counts every answer, whichever layer gave it (a hook's 401 or 429, the parser's 413, a 404 or 405 for no route, a
- * handler's 5xx): the first request hook of all starts it, and the response's close, which comes whether the answer
- * was sent or the client went away, ends it. Requests that match no route share one route value, the empty one
- * (OpenTelemetry leaves `http.route` unset then).
+ * Counts every answer, whichever layer gave it: from the first request hook of all to the response's close, which
+ * comes even when the client went away. Requests that match no route share the empty route (OpenTelemetry leaves
+ * `http.route` unset then).
  */
 export function useHttpMetrics(fastify: FastifyInstance, metrics: Metrics): void {
   const byRoute = new WeakMap<object, Map<string, RouteSeries>>();
   const all: RouteSeries[] = [];
   metrics.activeRequests = () => all;
 
-  /** `config`: the route's own object (Fastify's, one per route), `url` its path, undefined when no route matched. */
+  /** `config`: the route's own object, one per route; `url` undefined when no route matched. */
   const seriesOf = (config: RouteRules, url: string | undefined, method: string): RouteSeries => {
     let forRoute = byRoute.get(config);
     if (!forRoute) byRoute.set(config, (forRoute = new Map()));

@@ -12,10 +12,7 @@ import { RateLimits } from '../rate-limit/rate-limits';
 import { listenForScrapes } from './metrics-listener';
 import { Metrics } from './metrics';
 
-/**
- * The instance's state, read when Prometheus scrapes: whether the database answers, whether the instance is ready
- * (what /health/ready says), its PostgreSQL pool, and what runs. Then the scrape listener, once the app is built.
- */
+/** The instance's state, read when Prometheus scrapes, and the scrape listener, started once the app is built. */
 @Injectable()
 class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
@@ -60,7 +57,7 @@ class MetricsExport implements OnApplicationBootstrap, OnApplicationShutdown {
     );
 
     const { limits } = this;
-    // Without REDIS_URL there is no redis series, so that an alert on it (Redis unreachable) cannot fire there.
+    // Without REDIS_URL there is no redis series, so that an alert on it cannot fire there.
     metrics.gauges(
       'petstore_rate_limit_store',
       'Where rate limits are counted now (1): in Redis, shared by every instance, or in this process.',

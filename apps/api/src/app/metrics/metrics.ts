@@ -13,13 +13,13 @@ export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'revoked' 
 export type RateLimitReason = 'key_rate' | 'auth_failures';
 
 /**
- * Every metric of one service instance, on a registry of its own (so that apps in one process, as in the tests,
- * never share counts). Label values are always from a closed set: routes are templates, never paths or ids.
+ * Every metric of one service instance, on a registry of its own so that apps in one process never share counts.
+ * Label values come from closed sets: routes are templates, never paths or ids.
  */
 export class Metrics {
   readonly registry = new Registry();
 
-  /** Labelled `http_request_method`, `http_route`, `http_response_status_code`, `operation` (see http-metrics.ts). */
+  /** Labelled in http-metrics.ts by method, route, status code and operation. */
   readonly httpDuration = new SeriesHistogram(
     'http_server_request_duration_seconds',
     'Duration of HTTP requests, from their first byte to their last answered byte, by route template and status.',
@@ -27,10 +27,7 @@ export class Metrics {
     this.registry,
   );
 
-  /**
-   * Requests in flight by series, read when Prometheus scrapes: http-metrics.ts keeps them as plain numbers, since
-   * prom-client's labelled inc and dec validate and hash the labels on every call.
-   */
+  /** Requests in flight by series, read when Prometheus scrapes; http-metrics.ts keeps the counts. */
   activeRequests: () => Iterable<{ labels: Record<'http_request_method' | 'http_route' | 'operation', string>; active: number }> = () => [];
 
   private readonly statementDurations = new SeriesHistogram(
@@ -58,7 +55,7 @@ export class Metrics {
     this.registry,
   );
 
-  /** Requests answered by each lookup, by kind: one series each, observed once per lookup. */
+  /** One series per kind of lookup, observed once per lookup. */
   readonly lookupBatchSize = { by_id: this.lookupBatchSizes.series({ lookup: 'by_id' }), page: this.lookupBatchSizes.series({ lookup: 'page' }) };
 
   readonly rateLimitRefusals = new Counter({
@@ -109,7 +106,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** @param process also Node's process metrics (event-loop lag, heap, GC, handles), as the service exports them. */
+  /** @param process also Node's process metrics, as the service exports them. */
   constructor({ process = false }: { process?: boolean } = {}) {
     if (process) collectDefaultMetrics({ register: this.registry });
     const activeRequests = () => this.activeRequests();

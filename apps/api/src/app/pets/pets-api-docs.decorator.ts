@@ -38,7 +38,7 @@ import { GET_PET_HEADERS } from './get-pet-headers';
 
 // OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.
 
-/** An error response with its examples: each the body the service answers, made by the factory it throws. */
+/** An error response whose examples are made by the factories the service throws. */
 const error = (status: number, description: string, headers: HeaderDocs, examples: Record<string, [summary: string, thrown: unknown]>) =>
   ApiResponse({
     status,
@@ -51,9 +51,8 @@ const error = (status: number, description: string, headers: HeaderDocs, example
 type Examples = Parameters<typeof error>[3];
 
 /**
- * The answers of one operation. `own` are the headers the operation sends on every answer; every answer after
- * authentication also carries the key's RateLimit fields. A 401 comes before authentication and carries the
- * address's failed-authentication budget instead; a 429 carries the limit it hit; a 403 names the scope needed.
+ * The answers of one operation, `own` being the headers it sends on every answer. Answers after authentication carry
+ * the key's RateLimit fields; a 401 comes before it and carries the address's failed-authentication budget instead.
  */
 function responses(operation: OperationId, own: HeaderDocs) {
   const authenticated = (headers: HeaderDocs = {}): HeaderDocs => ({ ...own, ...RATE_LIMIT_HEADERS, ...headers });

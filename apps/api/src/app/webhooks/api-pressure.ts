@@ -6,11 +6,9 @@ import { Metrics } from '../metrics/metrics';
 export const SATURATED_UTILIZATION = 0.8;
 
 /**
- * Whether the API is saturating this instance's event loop: then the dispatcher's deliveries yield to it. An
- * outgoing request costs the loop about as much as an incoming one, so deliveries at full speed would halve the
- * creates an instance can take during a burst; held back, they wait in the durable outbox and catch up once the
- * burst is over. A loop busy with deliveries alone (no request in flight) is no pressure: a backlog is worked
- * through at full speed while the API is idle.
+ * Whether the API is saturating this instance's event loop: then the dispatcher's deliveries yield to it, as an
+ * outgoing request costs the loop about as much as an incoming one; held back, they wait in the durable outbox. A loop
+ * busy with deliveries alone is no pressure, so a backlog is worked through at full speed while the API is idle.
  */
 @Injectable()
 export class ApiPressure {

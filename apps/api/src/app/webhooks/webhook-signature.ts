@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-/** How Standard Webhooks marks a symmetric signing secret, so that one is recognised wherever it is pasted. */
+/** Standard Webhooks' mark of a symmetric signing secret, so that one is recognised wherever it is pasted. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 // The specification's bounds for a symmetric key: at least 192 bits, at most 512.
@@ -13,12 +13,11 @@ export function generateWebhookSecret(): string {
 }
 
 /**
- * The `webhook-id`, `webhook-timestamp` and `webhook-signature` headers of one attempt: an HMAC-SHA256 of
- * `id.seconds.body`, so that a receiver can check the body and reject replays of an old attempt.
+ * The signature headers of one attempt, so that a receiver can check the body and reject replays.
  * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md#signature-scheme
  */
 export function webhookHeaders(message: { id: string; timestamp: Date; body: string }, secret: string): Record<string, string> {
-  // A full stop in the id would let one signed content be read as another (the parts are joined with full stops).
+  // A full stop in the id would let one signed content be read as another.
   if (!message.id || message.id.includes('.')) throw new Error('A webhook id must be non-empty and contain no full stop.');
   const seconds = Math.floor(message.timestamp.getTime() / 1000);
   if (!Number.isSafeInteger(seconds)) throw new Error('A webhook timestamp must be a valid date.');
