@@ -77,13 +77,16 @@ interface PageFilters {
   equal: Array<[condition: string, value: unknown]>;
 }
 
+/** Each equality filter's condition, written once: every page asks for them. */
+const EQUAL_CONDITIONS = new Map(filterEntries().map(([filter, spec]) => [filter, `p.${columnName(spec.field)} = ?`]));
+
 function pageFiltersOf(filters: PetFilters): PageFilters {
   const page: PageFilters = { equal: [] };
   for (const [filter, spec] of filterEntries()) {
     const value = filters[filter];
     if (value === undefined) continue;
     if (spec.match === 'contains') page.nameKey = nameSearchKey(value as string);
-    else page.equal.push([`p.${columnName(spec.field)} = ?`, value]);
+    else page.equal.push([EQUAL_CONDITIONS.get(filter) as string, value]);
   }
   return page;
 }
