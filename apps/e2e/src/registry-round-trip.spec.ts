@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { builtRelease, type NodeProcess, NPM_ENV, releaseBefore, spawnService, stopNode, waitUntilLive } from '@petstore/testing';
+import { type NodeProcess, NPM_ENV, releaseBefore, spawnService, stopNode, waitUntilLive } from '@petstore/testing';
 import { CJS_PROGRAM, compileAndRunStrict, ESM_PROGRAM, expectDriven, run, runProgram } from './support/consumer-project';
 import { TEST_KEY } from './support/test-key';
 import { type LocalRegistry, startVerdaccio } from './support/verdaccio';
@@ -23,7 +23,6 @@ describe('@petstore/client published by `nx release publish` to a local registry
   let consumer: string;
   /** A project that installed the previous release's client from the registry. */
   let previousConsumer: string;
-  let removePrevious: (() => Promise<void>) | undefined;
   let publishOutput: string;
   /** npm as the consumer's machine runs it: the registry's npmrc only, a cache of its own, none of the workspace's npm_config_*. */
   let registryEnv: NodeJS.ProcessEnv;
@@ -58,11 +57,12 @@ describe('@petstore/client published by `nx release publish` to a local registry
         env: registryEnv,
         timeoutMs: 120_000,
       });
-      // The previous release's client, built from its release commit and published beside this one (under a tag of its
-      // own: npm gives `latest` to the highest version only), as a user who has not upgraded installs it.
-      const previous = await builtRelease(PREVIOUS, 'client', dir);
-      removePrevious = previous.remove;
-      await run('npm', ['publish', previous.folder, '--registry', registry.url, '--tag', 'previous'], { cwd: dir, env: registryEnv, timeoutMs: 120_000 });
+      // The previous release's client, packed by `npm run client` from its release commit as anyone can, and published
+      // beside this one (under a tag of its own: npm gives `latest` to the highest version only), as a user who has
+      // not upgraded installs it.
+      const packed = await run('npm', ['run', '--silent', 'client', '--', PREVIOUS, '--out', join(dir, 'previous')], { cwd: WORKSPACE, env: NPM_ENV, timeoutMs: 600_000 });
+      const tarball = /^Packed: (.+)$/m.exec(packed)?.[1] ?? '';
+      await run('npm', ['publish', tarball, '--registry', registry.url, '--tag', 'previous'], { cwd: dir, env: registryEnv, timeoutMs: 120_000 });
       previousConsumer = join(dir, 'previous-consumer');
       mkdirSync(previousConsumer);
       await run('npm', ['init', '-y'], { cwd: previousConsumer, env: NPM_ENV });
@@ -72,7 +72,6 @@ describe('@petstore/client published by `nx release publish` to a local registry
   });
 
   afterAll(async () => {
-    await removePrevious?.();
     if (service) await stopNode(service);
     await registry?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -1,28 +1,37 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pendingPlans, projectsWithoutPlan } from './plan-coverage';
+import { lastReleaseCommit } from './release-commits';
 
 // `npm run plan-check`: every change to a released project (the client, the contract) since the last release comes
-// with a version plan, or is one that needs none (nx.json's `ignorePatternsForPlanCheck`: specs, configuration).
-// We tag no release in git (`git.tag: false`), so the last release is the last commit that added a released
-// document: `npm run release` writes it, and the release commit carries it.
+// with a version plan that names it, or is one that needs none (nx.json's `ignorePatternsForPlanCheck`: specs,
+// configuration). We tag nothing in git, so the last release is the last release commit (release-commits.ts).
 
 const WORKSPACE = join(__dirname, '../../..');
 const NX = join(WORKSPACE, 'node_modules/nx/dist/bin/nx.js');
 
-export function lastReleaseCommit(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: WORKSPACE, encoding: 'utf8' }).trim();
-  const commit = git('log', '-1', '--format=%H', '--diff-filter=A', '--', 'libs/contract/openapi/releases/');
-  if (commit) return commit;
-  const shallow = git('rev-parse', '--is-shallow-repository') === 'true';
-  throw new Error(`no commit adds a released document to libs/contract/openapi/releases/${shallow ? ': this clone is shallow (git fetch --unshallow)' : ''}`);
+/** Nx's check first (its report names the plans), then ours: a plan that names one package does not cover the other. */
+function planCheck(): number {
+  const base = lastReleaseCommit();
+  process.stdout.write(`Changes since the last release (${base.slice(0, 12)}, the commit that added its document):\n`);
+  const run = spawnSync(process.execPath, [NX, 'release', 'plan:check', `--base=${base}`, '--head=HEAD'], { cwd: WORKSPACE, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
+  if (run.status !== 0) return run.status ?? 1;
+
+  const changed = execFileSync('git', ['diff', '--name-only', '--no-renames', base, 'HEAD'], { cwd: WORKSPACE, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const ignored: string[] = JSON.parse(readFileSync(join(WORKSPACE, 'nx.json'), 'utf8')).release.versionPlans.ignorePatternsForPlanCheck ?? [];
+  const uncovered = projectsWithoutPlan(changed, pendingPlans(join(WORKSPACE, '.nx/version-plans')), ignored);
+  if (!uncovered.length) return 0;
+  process.stderr.write(
+    `\nplan-check: ${uncovered.join(' and ')} changed since the last release, but no pending version plan names ${uncovered.length > 1 ? 'them' : 'it'}. ` +
+      `Add a plan whose front matter names ${uncovered.map((project) => `${project}: <bump>`).join(', ')} (or __default__: <bump> for both packages): docs/releasing.md, "Between releases".\n`,
+  );
+  return 1;
 }
 
 if (require.main === module) {
   try {
-    const base = lastReleaseCommit();
-    process.stdout.write(`Changes since the last release (${base.slice(0, 12)}, the commit that added its document):\n`);
-    const run = spawnSync(process.execPath, [NX, 'release', 'plan:check', `--base=${base}`, '--head=HEAD'], { cwd: WORKSPACE, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
-    process.exitCode = run.status ?? 1;
+    process.exitCode = planCheck();
   } catch (error) {
     process.stderr.write(`plan-check: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

@@ -5,8 +5,8 @@ import { scratchWorkspace } from './support/scratch-workspace';
 
 // The release as docs/releasing.md has a maintainer cut it, on a scratch worktree of HEAD: `npm run release` writes
 // the version once (the plans decide it, Nx writes both packages) and carries it to the document and its released
-// copy; `npm run plan-check` then holds every later change to a released project to a version plan. Steps run in
-// order, each on what the one before left.
+// copy, and each package's changelog gets the plans that name it; `npm run plan-check` then holds every later change
+// to a released project to a version plan naming it. Steps run in order, each on what the one before left.
 
 jest.setTimeout(900_000);
 
@@ -16,9 +16,10 @@ describe('the release process', () => {
   const workspace = scratchWorkspace();
   const read = (path: string) => readFileSync(join(workspace.root, path), 'utf8');
   const readJson = (path: string) => JSON.parse(read(path));
-  const plan = (name: string, bump: string, message: string) => {
+  /** A version plan for `packages`: `__default__` for both, else `client` or `contract` (docs/releasing.md). */
+  const plan = (name: string, bump: string, message: string, packages = '__default__') => {
     mkdirSync(join(workspace.root, PLANS), { recursive: true });
-    writeFileSync(join(workspace.root, PLANS, `${name}.md`), `---\n__default__: ${bump}\n---\n\n${message}\n`);
+    writeFileSync(join(workspace.root, PLANS, `${name}.md`), `---\n${packages}: ${bump}\n---\n\n${message}\n`);
   };
   // git keeps no empty folder: a clean clone after a release has none.
   const plansLeft = () => (existsSync(join(workspace.root, PLANS)) ? readdirSync(join(workspace.root, PLANS)).filter((file) => file.endsWith('.md')) : []);
@@ -43,8 +44,14 @@ describe('the release process', () => {
 
   let next: string;
 
+  /** The entry the release wrote at the top of a changelog: what comes before the previous release's. */
+  const newEntry = (changelog: string) => read(changelog).split(`## ${released} (`)[0];
+
   it('writes the version once and carries it to both packages, the document, its released copy, the image tag and the changelogs', () => {
-    plan('probe-major', 'major', "The release spec's probe: never committed.");
+    // The major bump comes from a plan for the contract alone: the client's version moves with it all the same.
+    plan('probe-contract', 'major', "The contract's probe: never committed.", 'contract');
+    plan('probe-client', 'patch', "The client's probe: never committed.", 'client');
+    plan('probe-both', 'minor', "The release spec's probe: never committed.");
     const run = workspace.run('npm', 'run', '--silent', 'release');
     expect(run).toMatchObject({ status: 0, output: expect.stringContaining('Released ') });
 
@@ -59,6 +66,11 @@ describe('the release process', () => {
     for (const changelog of ['libs/client/CHANGELOG.md', 'libs/contract/CHANGELOG.md']) {
       expect(read(changelog)).toMatch(new RegExp(`^#{1,2} ${next.replaceAll('.', '\\.')} \\(\\d{4}-\\d{2}-\\d{2}\\)[\\s\\S]*The release spec's probe`));
     }
+    // Each package's entry holds the plans that name it, and only those.
+    expect(newEntry('libs/contract/CHANGELOG.md')).toContain("The contract's probe");
+    expect(newEntry('libs/contract/CHANGELOG.md')).not.toContain("The client's probe");
+    expect(newEntry('libs/client/CHANGELOG.md')).toContain("The client's probe");
+    expect(newEntry('libs/client/CHANGELOG.md')).not.toContain("The contract's probe");
     expect(plansLeft()).toEqual([]);
     // The gate now compares with the release just cut: nothing has changed since.
     expect(workspace.run('npm', 'run', '--silent', 'api-gate')).toMatchObject({ status: 0, output: expect.stringContaining(`releases/${next}.json (${next})`) });
@@ -81,9 +93,15 @@ describe('the release process', () => {
     workspace.git('commit', '--quiet', '-m', 'A change to the client');
     expect(workspace.run('npm', 'run', '--silent', 'plan-check')).toMatchObject({ status: 1, output: expect.stringMatching(/do not feature in any version plan files:\s+- client/) });
 
-    plan('probe-patch', 'patch', 'A probe.');
+    // A plan for the contract alone is not one for the client (Nx would count it for the whole fixed group).
+    plan('probe-contract', 'patch', 'A probe of the contract.', 'contract');
     workspace.git('add', '--all');
-    workspace.git('commit', '--quiet', '-m', 'Its version plan');
-    expect(workspace.run('npm', 'run', '--silent', 'plan-check')).toMatchObject({ status: 0, output: expect.stringContaining('"patch" in probe-patch.md') });
+    workspace.git('commit', '--quiet', '-m', "The contract's version plan");
+    expect(workspace.run('npm', 'run', '--silent', 'plan-check')).toMatchObject({ status: 1, output: expect.stringContaining('client changed since the last release, but no pending version plan names it') });
+
+    plan('probe-client', 'patch', 'A probe of the client.', 'client');
+    workspace.git('add', '--all');
+    workspace.git('commit', '--quiet', '-m', "The client's version plan");
+    expect(workspace.run('npm', 'run', '--silent', 'plan-check')).toMatchObject({ status: 0, output: expect.stringContaining('"patch" in probe-client.md') });
   });
 });

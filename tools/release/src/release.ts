@@ -65,8 +65,9 @@ async function main(): Promise<void> {
   await releaseChangelog({ versionData: versioned.projectsVersionData, version: next, dryRun: false, verbose, releaseGraph: versioned.releaseGraph });
   say(
     [
-      `Released ${next}: both package.json files, ${DOCUMENT} (info.version), ${kept}, the image tag in ${MANIFEST_IMAGES}, both CHANGELOG.md files; the plans are deleted.`,
-      `Next: npm test, then commit everything as "Release ${next}"; once merged, git tag v${next}; publish with npx nx release publish.`,
+      `Released ${next}: both package.json files, ${DOCUMENT} (info.version), ${kept}, the image tag in ${MANIFEST_IMAGES}, each CHANGELOG.md from the plans that name its package; the plans are deleted.`,
+      // No git tag: the commit that adds releases/<version>.json is the release's (npm run client -- --list).
+      `Next: npm test, then commit everything as "Release ${next}" (that commit is the release: no tag); publish with npx nx release publish.`,
     ].join('\n'),
   );
 }
