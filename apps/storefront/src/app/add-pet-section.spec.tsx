@@ -97,12 +97,12 @@ describe(AddPetSection.name, () => {
     expect(keys[2]).not.toBe(keys[0]);
   });
 
-  it("says when to try again after a 429, in the service's words", async () => {
-    service.next(() => refusal(429, 'rate_limited', 'Too many requests.', { 'retry-after': '3' }));
+  it('says when to try again after a 429, once', async () => {
+    service.next(() => refusal(429, 'rate_limited', 'Too many requests for this API key; retry in 3 s.', { 'retry-after': '3' }));
     type('Name', 'Rex');
     type('Category', '1');
     add();
-    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests. Try again in 3 seconds.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests in a short time. Try again in 3 seconds.');
   });
 
   it('says why a read-only key cannot add, and stops offering the form', async () => {

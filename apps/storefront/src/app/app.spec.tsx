@@ -20,7 +20,7 @@ describe(App.name, () => {
     if (first) service.next(first);
     globalThis.fetch = service.fetch as typeof fetch;
     window.history.replaceState(null, '', path);
-    if (connected) saveConnection({ baseUrl: `${window.location.origin}/v1`, apiKey: 'pk_test_key_0123456789' });
+    if (connected) saveConnection({ apiKey: 'pk_test_key_0123456789' });
     render(<App />);
   };
   const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
@@ -35,14 +35,17 @@ describe(App.name, () => {
     globalThis.fetch = realFetch;
   });
 
-  it('asks for a key first, with the address of the service that serves the page, and keeps it for the tab only', async () => {
+  it('asks for a key only, talks to the service that serves the page, and keeps the key for the tab only', async () => {
     open(pets(1), { connected: false });
     expect(screen.queryByRole('table')).toBeNull();
-    expect(screen.getByLabelText('API address')).toHaveProperty('value', `${window.location.origin}/v1`);
+    // No address to type (the key's is a password field, no textbox): the page's policy lets it reach its own service only.
+    expect(screen.queryAllByRole('textbox')).toEqual([]);
+    expect(screen.queryByLabelText('API address')).toBeNull();
     fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'pk_test_key_0123456789' } });
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     await waitFor(() => expect(names()).toEqual(['Pet 1']));
     expect(service.sent[0].headers.get('authorization')).toBe('Bearer pk_test_key_0123456789');
+    expect(service.sent[0].url.href).toBe(`${ADDRESS}/pets`);
     expect(window.sessionStorage.length).toBe(1);
     expect(window.location.href).not.toContain('pk_test');
   });
@@ -120,6 +123,22 @@ describe(App.name, () => {
       expect(names()).toEqual(['Éloïse']);
     });
 
+    it('goes Back to the filters before, the boxes with them, dropping what was typed there but not yet searched', async () => {
+      open(stored);
+      await waitFor(() => expect(rows()).toHaveLength(3));
+      fireEvent.change(screen.getByLabelText('Search by name'), { target: { value: 'rex' } });
+      await waitFor(() => expect(names()).toEqual(['Rex', 'T-Rex']));
+      fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'sold' } });
+      await screen.findByText('No pets match.');
+      fireEvent.change(screen.getByLabelText('Search by name'), { target: { value: 'élo' } });
+      act(() => window.history.back());
+      await waitFor(() => expect(window.location.search).toBe('?name=rex'));
+      await waitFor(() => expect(names()).toEqual(['Rex', 'T-Rex']));
+      expect(screen.getByLabelText('Search by name')).toHaveProperty('value', 'rex');
+      expect(screen.getByLabelText('Filter by status')).toHaveProperty('value', '');
+      expect(searched().at(-1)).toEqual({ name: 'rex' });
+    });
+
     it('says "No pets match." when nothing does', async () => {
       open(stored, { path: '/storefront/?name=nobody' });
       expect(await screen.findByText('No pets match.')).toBeTruthy();
@@ -174,8 +193,8 @@ describe(App.name, () => {
 
   it.each([
     ['a refused key (401)', () => refusal(401, 'unauthorized', 'Missing or invalid API key.'), 'The API key was refused. Check that it was typed in full, or ask for a new key.'],
-    ['an address that cannot be reached', unreachable, 'The API could not be reached. Check the API address and your network connection.'],
-    ['an address where something else answers (404)', () => refusal(404, 'not_found', 'Cannot GET /nope/pets'), "Something answered at this address, but it is not the pet store's API. Check the API address."],
+    ['a service that cannot be reached', unreachable, 'The service that served this page could not be reached. Check your network connection, then try again.'],
+    ['something in front of the service answering (404)', () => refusal(404, 'not_found', 'Cannot GET /v1/pets'), "Something in front of the pet store's service answered instead of it. Try again shortly, or tell whoever runs this site."],
     ['a service that cannot answer now (503)', () => refusal(503, 'service_unavailable', 'The database is not reachable right now; retry shortly.'), 'The database is not reachable right now; retry shortly.'],
   ])('says only why it could not connect, for %s: one alert, no "Connected", no list, no form', async (_, first, words) => {
     open(pets(1), { first });
@@ -206,19 +225,28 @@ describe(App.name, () => {
   it("shows the list's own failure (429) in the list, still connected", async () => {
     open(pets(1));
     await screen.findByText(/^Connected/);
-    service.next(() => refusal(429, 'rate_limited', 'Too many requests.', { 'retry-after': '2' }));
+    service.next(() => refusal(429, 'rate_limited', 'Too many requests for this API key; retry in 2 s.', { 'retry-after': '2' }));
     fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'sold' } });
-    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests. Try again in 2 seconds.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests in a short time. Try again in 2 seconds.');
     expect(screen.getByText(/^Connected/)).toBeTruthy();
     expect(screen.getByRole('table')).toBeTruthy();
   });
 
-  it('says what to fix in an address the client cannot use, instead of listing', () => {
-    saveConnection({ baseUrl: 'http://', apiKey: 'pk_test_key_0123456789' });
+  it('asks for the key, instead of listing, when the key is spaces alone', () => {
     open([], { connected: false });
-    expect(said()).toEqual([`The API address must be a full web address, such as ${ADDRESS}.`]);
+    fireEvent.change(screen.getByLabelText('API key'), { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(said()).toEqual(['Enter the API key.']);
     expect(screen.queryByRole('table')).toBeNull();
     expect(service.sent).toEqual([]);
+  });
+
+  it('connects with the key an earlier version kept beside an address, to its own service whatever that address was', async () => {
+    window.sessionStorage.setItem('petstore.connection', JSON.stringify({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'pk_test_key_0123456789' }));
+    open(pets(1), { connected: false });
+    await waitFor(() => expect(names()).toEqual(['Pet 1']));
+    expect(service.sent.map(({ url }) => url.origin)).toEqual([window.location.origin]);
+    expect(said()).toEqual([`Connected to ${ADDRESS}. The key is kept for this tab only.`]);
   });
 
   it('puts the form before the list, so that it is not below every pet on a narrow screen', async () => {

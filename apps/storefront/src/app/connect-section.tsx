@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { type Connection, defaultBaseUrl } from './connection';
+import type { Connection } from './connection';
 import type { ConnectionState } from './connection-state';
 import { Alert } from './controls';
 
@@ -10,25 +10,23 @@ interface Props {
   onDisconnect(): void;
 }
 
-/** The API's address and a key, typed in; the key field is a password field, so it is not shown or remembered. */
+/**
+ * The API key, typed in; a password field, so it is not shown or remembered. No address: the page talks to the service
+ * that served it, the only one its Content-Security-Policy lets it reach.
+ */
 export function ConnectSection({ connection, state, onConnect, onDisconnect }: Props) {
-  const [baseUrl, setBaseUrl] = useState(connection?.baseUrl ?? defaultBaseUrl());
   const [apiKey, setApiKey] = useState(connection?.apiKey ?? '');
   const id = useId();
 
   const connect = (event: FormEvent) => {
     event.preventDefault();
-    onConnect({ baseUrl: baseUrl.trim(), apiKey: apiKey.trim() });
+    onConnect({ apiKey: apiKey.trim() });
   };
 
   return (
     <section aria-labelledby={`${id}-heading`} className="panel">
       <h2 id={`${id}-heading`}>Connection</h2>
       <form onSubmit={connect} className="fields">
-        <div className="field">
-          <label htmlFor={`${id}-address`}>API address</label>
-          <input id={`${id}-address`} type="url" required value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
-        </div>
         <div className="field">
           <label htmlFor={`${id}-key`}>API key</label>
           <input

@@ -73,10 +73,13 @@ describe('a filter added to PET_FILTERS', () => {
       expect(await screen.findByText('The owner number is too large.')).toBeTruthy();
       fireEvent.change(screen.getByLabelText('Filter by owner'), { target: { value: '7' } });
       fireEvent.change(screen.getByLabelText('Filter by nick name'), { target: { value: 'Bo' } });
-      await waitFor(() => expect(onFiltersChange).toHaveBeenCalledWith({ status: PetStatus.Sold, ownerId: 7, nickName: 'Bo' }));
-      expect(onFiltersChange).toHaveBeenCalledTimes(1);
+      // Each control says only what it changes: the boxes every typed filter (the blank ones as none), a select its own.
+      await waitFor(() => expect(onFiltersChange).toHaveBeenCalledTimes(1));
+      expect(onFiltersChange.mock.calls[0]).toStrictEqual([{ name: undefined, categoryId: undefined, nickName: 'Bo', ownerId: 7, bornOn: undefined }]);
       fireEvent.change(screen.getByLabelText('Filter by size'), { target: { value: 'large' } });
-      expect(onFiltersChange).toHaveBeenLastCalledWith({ status: PetStatus.Sold, size: 'large' });
+      expect(onFiltersChange).toHaveBeenLastCalledWith({ size: 'large' });
+      fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: '' } });
+      expect(onFiltersChange.mock.calls.at(-1)).toStrictEqual([{ status: undefined }]);
     });
 
     it.each([

@@ -1,5 +1,5 @@
 import { passesFilters, type Pet, PetStatus } from '@petstore/contract';
-import { filtersInUrl, urlWithFilters } from './list-filters';
+import { changedFilters, filtersInUrl, urlWithFilters } from './list-filters';
 
 describe(filtersInUrl.name, () => {
   it.each([
@@ -26,6 +26,15 @@ describe(urlWithFilters.name, () => {
   it('writes what it reads', () => {
     const filters = { status: PetStatus.Available, name: 'Zoë & co', categoryId: 12 };
     expect(filtersInUrl(urlWithFilters(filters, at('')).split('?')[1])).toEqual(filters);
+  });
+});
+
+describe(changedFilters.name, () => {
+  it('sets the filters a change names, drops those it names as undefined, and keeps the others', () => {
+    const filters = { status: PetStatus.Sold, name: 'rex', categoryId: 2 };
+    expect(changedFilters(filters, { name: undefined, categoryId: 3 })).toStrictEqual({ status: PetStatus.Sold, categoryId: 3 });
+    expect(changedFilters(filters, { status: undefined })).toStrictEqual({ name: 'rex', categoryId: 2 });
+    expect(changedFilters(filters, {})).toStrictEqual(filters);
   });
 });
 

@@ -20,6 +20,16 @@ export const filterValueFrom = (spec: FilterSpec, text: string): unknown => valu
 /** The same filters always give the same text: a hook's dependency that is not a new object each render. */
 export const filtersKey = (filters: PetFilters): string => JSON.stringify(filterEntries().map(([filter]) => filters[filter] ?? null));
 
+/**
+ * `filters` with `change` made: each filter `change` names takes its value, or is dropped when that is undefined; the
+ * others stay. A change names only what it changes, so that it composes with any other made before it.
+ */
+export function changedFilters(filters: PetFilters, change: PetFilters): PetFilters {
+  const changed: Record<string, unknown> = { ...filters, ...change };
+  for (const [filter] of filterEntries()) if (changed[filter] === undefined) delete changed[filter];
+  return changed as PetFilters;
+}
+
 /** The filters of an address; a value the service would refuse is no filter. */
 export function filtersInUrl(search: string = window.location.search): PetFilters {
   const query = new URLSearchParams(search);

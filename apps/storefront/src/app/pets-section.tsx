@@ -9,7 +9,8 @@ import type { PetList } from './use-pet-list';
 interface Props {
   list: PetList;
   filters: PetFilters;
-  onFiltersChange(filters: PetFilters): void;
+  /** Only the filters the person changed, each with its value (undefined: none), to be made to the latest filters. */
+  onFiltersChange(change: PetFilters): void;
 }
 
 const COLUMNS = fieldEntries(PET_FIELDS);
@@ -50,7 +51,7 @@ export function PetsSection({ list, filters, onFiltersChange }: Props) {
           <select
             id={`${id}-${filter}`}
             value={filters[filter] ?? ''}
-            onChange={(event) => onFiltersChange({ ...filters, [filter]: event.target.value === '' ? undefined : event.target.value })}
+            onChange={(event) => onFiltersChange({ [filter]: event.target.value === '' ? undefined : event.target.value })}
           >
             <option value="">all</option>
             <ChoiceOptions values={values} />

@@ -2,14 +2,16 @@ import { filterFieldOf, type FilterSpec, type PetFilterName, type PetFilters, sa
 import { useEffect, useId, useState } from 'react';
 import { TextField } from './controls';
 import { describeFieldProblem } from './field-problem-words';
-import { filterLabel, filtersKey, filterValueFrom, typedFilters } from './list-filters';
+import { filterLabel, filterValueFrom, typedFilters } from './list-filters';
 
 /** How long typing must pause before the list is asked for: one search per pause, not one per key. */
 export const SEARCH_PAUSE_MS = 300;
 
 interface Props {
+  /** The list's filters: the boxes start from them. */
   filters: PetFilters;
-  onChange(filters: PetFilters): void;
+  /** The typed filters, every one of them (undefined: none), once typing pauses; the choices are not the boxes' to say. */
+  onChange(change: PetFilters): void;
 }
 
 /** What each box holds, by filter. */
@@ -17,12 +19,8 @@ type Typed = Partial<Record<PetFilterName, string>>;
 
 const typedOf = (filters: PetFilters): Typed => Object.fromEntries(typedFilters().map(([filter]) => [filter, String(filters[filter] ?? '')]));
 
-/** `filters` without those typed here: the choices, carried through as they are. */
-function chosenIn(filters: PetFilters): PetFilters {
-  const chosen = { ...filters };
-  for (const [filter] of typedFilters()) delete chosen[filter];
-  return chosen;
-}
+/** The typed filters of `filters`, each named even when undefined: a change of them that leaves the choices be. */
+const typedIn = (filters: PetFilters): PetFilters => Object.fromEntries(typedFilters().map(([filter]) => [filter, filters[filter]])) as PetFilters;
 
 /**
  * What the boxes hold, as filters, or the problem of each box the service would refuse. An empty box, or one of
@@ -56,26 +54,18 @@ function inputOf(spec: FilterSpec): { type?: 'search' | 'date'; inputMode?: 'num
  */
 export function SearchFields({ filters, onChange }: Props) {
   const id = useId();
+  // The boxes' own once started: the filters coming back changed (a choice made meanwhile, a search landing) say
+  // nothing of what was typed since, so they never overwrite it. Back and Forward start the boxes afresh (App).
   const [typed, setTyped] = useState<Typed>(() => typedOf(filters));
-  const [shown, setShown] = useState(filters);
   const { filters: wanted, problems } = read(typed);
-  const next: PetFilters = { ...chosenIn(filters), ...wanted };
-
-  // Filters changed from elsewhere (back and forward, a choice): the boxes show them, unless they already say so.
-  if (!sameFilters(shown, filters)) {
-    setShown(filters);
-    if (!sameFilters(next, filters)) setTyped(typedOf(filters));
-  }
-
-  const changed = Object.keys(problems).length === 0 && !sameFilters(next, filters);
-  // `next` is made anew each render: these keys name what it follows, so that a change of them starts a new timer.
+  const changed = Object.keys(problems).length === 0 && !sameFilters(wanted, typedIn(filters));
+  // What was typed, as text: each keystroke starts the pause anew.
   const typedKey = JSON.stringify(typedFilters().map(([filter]) => typed[filter]));
-  const nextKey = filtersKey(next);
   useEffect(() => {
     if (!changed) return;
-    const timer = setTimeout(() => onChange(next), SEARCH_PAUSE_MS);
+    const timer = setTimeout(() => onChange(typedIn(wanted)), SEARCH_PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [changed, typedKey, nextKey]);
+  }, [changed, typedKey]);
 
   return (
     <div className="search">

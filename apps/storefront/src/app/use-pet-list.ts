@@ -8,7 +8,7 @@ export interface PetList {
   /** Another page exists: "Load more" asks for it. */
   more: boolean;
   loading: boolean;
-  /** The service has answered a page for this client (whatever the filter): the address and the key work. */
+  /** The service has answered a page for this client (whatever the filter): the key works. */
   answered: boolean;
   /** Why the last page asked for failed, as the client threw it. */
   error?: unknown;
