@@ -29,11 +29,13 @@ const boundaries = ({ testsToo }) => [
       { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'] },
       // A browser app: the client and the contract's plain entry, nothing of the server's (see no-restricted-imports).
       { sourceTag: 'scope:storefront', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'], bannedExternalImports: RUNTIME_HEAVY },
+      // An app made by `nx g @petstore/tools:sibling-app`: the same, through siblingAppConfig below.
+      { sourceTag: 'scope:sibling', onlyDependOnLibsWithTags: ['scope:shared', 'scope:client'], bannedExternalImports: RUNTIME_HEAVY },
     ],
   },
 ];
 
-export default [
+const workspaceConfig = [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   ...nx.configs['flat/javascript'],
@@ -48,5 +50,21 @@ export default [
   {
     files: ['**/test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
     rules: { '@nx/enforce-module-boundaries': boundaries({ testsToo: true }) },
+  },
+];
+
+export default workspaceConfig;
+
+/** A sibling app's configuration (tools/generators): the contract's decorated entry is the service's, not a client's. */
+export const siblingAppConfig = [
+  ...workspaceConfig,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@petstore/contract/dto', message: "A sibling app uses the client and the contract's plain entry, @petstore/contract: the dto entry is the service's." }] },
+      ],
+    },
   },
 ];

@@ -4,11 +4,12 @@ import './v8-flags';
 import { stopTracing } from './tracing';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app/configure-app';
-import { ConfigError, loadConfig } from './app/config/app-config';
+import { type AppConfig, ConfigError, loadConfig } from './app/config/app-config';
+import { developmentKeyFile, developmentKeyNotice, keepDevelopmentKey } from './app/config/development-key';
 import { stopOnSignals } from './stop-on-signals';
 
 async function bootstrap(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (error) {
@@ -16,14 +17,11 @@ async function bootstrap(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
+  const kept = config.developmentKey ? keepDevelopmentKey(developmentKeyFile(config.database), config.developmentKey) : undefined;
+  if (kept) config = { ...config, developmentKey: kept.key, apiKeys: [kept.key] };
   const app = await createApp(config);
-  if (config.developmentKey) {
-    // Printed once, here only: the key lives as long as this process and is never logged.
-    process.stderr.write(
-      `No API_KEYS configured: this process accepts the development key\n\n    ${config.developmentKey}\n\n` +
-        `Send it as "Authorization: Bearer <key>". Set API_KEYS to choose your own keys.\n`,
-    );
-  }
+  // Printed here only, never logged.
+  if (kept) process.stderr.write(developmentKeyNotice(kept));
   await app.listen({ port: config.port, host: config.host });
 
   stopOnSignals({

@@ -13,7 +13,7 @@ describe('errors from every layer are the Error object', () => {
   afterAll(() => sut.close());
 
   describe('routing', () => {
-    it.each(['/', '/nope', '/v1', '/v1/pet', '/v2/pets', '/v1/pets/1/owner', '/v1/pets/', '//v1/pets'])('answers 404 not_found for %s', async (path) => {
+    it.each(['/nope', '/index.html', '/v1', '/v1/pet', '/v2/pets', '/v1/pets/1/owner', '/v1/pets/', '//v1/pets'])('answers 404 not_found for %s', async (path) => {
       await expectError(await fetch(`${sut.origin}${path}`, { headers: AUTH }), 404, 'not_found');
     });
 

@@ -117,7 +117,7 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
       const served = (await (await fetch(`${local.origin}/docs/openapi.json`)).json()) as OasDocument;
       expect(served.servers).toEqual([
         expect.objectContaining({ url: '/v1' }),
-        { url: `${local.origin}/v1`, description: 'Production (PUBLIC_BASE_URL is not set, so where this process listens)', 'x-internal': false },
+        { url: `${local.origin}/v1`, description: 'Where this process listens (PUBLIC_BASE_URL, the production address, is not set)', 'x-internal': false },
       ]);
     } finally {
       await local.close();

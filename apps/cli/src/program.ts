@@ -3,6 +3,7 @@ import { API_VERSION, type OperationId } from '@petstore/contract';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerPetsCommands } from './commands/pets';
 import type { CliIo, ClientFactory, PetstoreApi } from './context';
+import { inCliWords } from './deprecation-words';
 import { type Connection, describeFailure } from './failures';
 import { parseServiceUrl } from './parsers';
 import { commandLine, EXIT, pointToHelp, usageError } from './usage';
@@ -83,7 +84,7 @@ function connect(command: Command, operation: OperationId, io: CliIo, createClie
     apiKey,
     userAgent: `petstore-cli/${CLI_VERSION}`,
     // The client's warnings are for the person at the terminal, never for stdout.
-    logger: { warn: (message) => io.stderr(`${message}\n`) },
+    logger: { warn: (message) => io.stderr(`${inCliWords(message, operation, commandLine(command))}\n`) },
   });
   return { client, connection: { operation, command: commandLine(command), keyFrom: flagKey === undefined ? 'PETSTORE_API_KEY' : '--api-key' } };
 }

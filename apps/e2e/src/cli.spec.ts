@@ -194,7 +194,7 @@ describe('the petstore CLI', () => {
       expect(run.code).toBe(0);
       expect(readTextTable(run.stdout)).toEqual([{ ID: '2', NAME: 'Bo', CATEGORY: '2', STATUS: 'pending' }]);
       expect(run.stderr).toBe(
-        'petstore: getPet is deprecated by the service and will be removed after Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.\n',
+        'petstore: "petstore pets get" is deprecated by the service and stops working after 2030-12-05; use "petstore pets list" instead.\n',
       );
     });
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -112,7 +112,8 @@ const CLI = join(__dirname, '../../../dist/apps/cli/main.js');
     try {
       page.setDefaultTimeout(30_000);
       await page.goto(`http://localhost:${port}/storefront/`);
-      expect(await page.getByLabel('API address').inputValue()).toBe(`http://localhost:${port}/v1`);
+      // It talks to the service that served it: there is no address to type.
+      expect(await page.getByLabel('API address').count()).toBe(0);
       await page.getByLabel('API key').fill('pk_wrong_key_0123456789');
       await page.getByRole('button', { name: 'Connect', exact: true }).click();
       await page.getByRole('alert').filter({ hasText: /\S/ }).first().waitFor();
@@ -124,6 +125,22 @@ const CLI = join(__dirname, '../../../dist/apps/cli/main.js');
       await page.getByText(`Connected to http://localhost:${port}/v1.`, { exact: false }).waitFor();
       await page.getByRole('cell', { name: 'Storefront Rex' }).waitFor();
       expect(await page.getByRole('button', { name: 'Add pet' }).count()).toBe(1);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('answers its own address with the way to the API, Swagger UI and the storefront', async () => {
+    const page = await (await browser.newContext()).newPage();
+    try {
+      page.setDefaultTimeout(30_000);
+      await page.goto(`http://localhost:${port}/`);
+      await page.getByRole('link', { name: 'Swagger UI' }).click();
+      await page.locator('.opblock').first().waitFor();
+      expect(page.url()).toBe(`http://localhost:${port}/docs`);
+      await page.goBack();
+      await page.getByRole('link', { name: 'The storefront' }).click();
+      await page.getByLabel('API key').waitFor();
     } finally {
       await page.context().close();
     }
@@ -180,5 +197,19 @@ const CLI = join(__dirname, '../../../dist/apps/cli/main.js');
       expect(listed.status).toBe('200');
       for (const name of created) expect(listed.body).toContain(name);
     });
+  });
+
+  // Last: it restarts the service.
+  it('keeps the development key beside the data: a restart on the same folder prints and accepts the same key', async () => {
+    expect(readFileSync(join(dir, 'development-key'), 'utf8')).toBe(`${developmentKey}\n`);
+    await stopNode(service);
+    service = await spawnService({
+      env: { PORT: String(port), HOST: '', PUBLIC_BASE_URL: '', API_KEYS: '', METRICS_PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'petstore.sqlite')}` },
+    });
+    await waitUntilReady(service);
+
+    expect(/^\s+(pk_dev_\S+)$/m.exec(service.stderr())?.[1]).toBe(developmentKey);
+    expect(service.stderr()).toContain(`It is kept in ${join(dir, 'development-key')}, so the next start with this data accepts it too`);
+    expect((await fetch(`${service.origin}/v1/pets`, { headers: { authorization: `Bearer ${developmentKey}` } })).status).toBe(200);
   });
 });

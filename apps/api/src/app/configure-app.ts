@@ -8,6 +8,7 @@ import { ApiKeysService } from './auth/api-keys.service';
 import { DatabaseConnection } from './database/database-connection';
 import { useBearerAuth } from './auth/bearer-auth.hook';
 import type { AppConfig } from './config/app-config';
+import { serveHome } from './home/home-page';
 import { declareDocsRoutes, setupDocs } from './openapi/setup-docs';
 import { ErrorFilter } from './http/error.filter';
 import { ShutdownState } from './http/shutdown-state';
@@ -68,7 +69,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   declareDocsRoutes(fastify, config);
   // Off, or not built: no route at all, so /storefront/ is the 404 of any unknown path.
   const storefront = builtStorefront(config, fastify.log);
-  if (storefront) declareStorefrontRoutes(fastify, config);
+  if (storefront) declareStorefrontRoutes(fastify);
   // Each route's own hooks, decided from its config as it is registered (so after the declarations above), run after
   // the global hooks below: authentication unless the route is public, then what the route declares for itself.
   useBearerAuth(fastify, app.get(ApiKeysService), app.get(RateLimits), metrics);
@@ -92,5 +93,6 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useGlobalFilters(new ErrorFilter());
   setupDocs(app, config);
   if (storefront) serveStorefront(fastify, storefront);
+  serveHome(fastify, { storefront: Boolean(storefront) });
   announceAddresses(fastify, { storefront: Boolean(storefront), configuredBaseUrl: config.publicBaseUrl });
 }

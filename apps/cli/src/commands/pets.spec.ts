@@ -210,7 +210,7 @@ describe('pets', () => {
       expect(sut.sent).toEqual([expect.objectContaining({ method: 'GET', url: `${BASE}/pets/1` })]);
       expect(readTextTable(sut.stdout)).toEqual([{ ID: '1', NAME: 'Rex', CATEGORY: '3', STATUS: 'available' }]);
       expect(sut.stderr).toBe(
-        'petstore: getPet is deprecated by the service and will be removed after Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.\n',
+        'petstore: "petstore pets get" is deprecated by the service and stops working after 2030-12-05; use "petstore pets list" instead.\n',
       );
     });
 

@@ -85,7 +85,8 @@ function servers(config: Pick<AppConfig, 'publicBaseUrl' | 'port' | 'stagingBase
     { url: API_PREFIX, description: 'This server: the one this document was loaded from, whichever environment it is (local, staging or production)', 'x-internal': false },
     {
       url: publicBaseUrl(config, listening),
-      description: config.publicBaseUrl ? 'Production' : 'Production (PUBLIC_BASE_URL is not set, so where this process listens)',
+      // Unset, it is where this process listens, on a laptop as much as anywhere: not called production there.
+      description: config.publicBaseUrl ? 'Production' : 'Where this process listens (PUBLIC_BASE_URL, the production address, is not set)',
       'x-internal': false,
     },
     ...(config.stagingBaseUrl ? [{ url: config.stagingBaseUrl, description: 'Staging', 'x-internal': false }] : []),

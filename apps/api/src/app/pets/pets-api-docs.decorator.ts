@@ -4,6 +4,7 @@ import { ErrorDto, NewPetDto, PetDto } from '@petstore/contract/dto';
 import {
   API_PREFIX,
   CURSOR_LENGTH,
+  filterEntries,
   GET_PET_SUNSET,
   IDEMPOTENCY_KEY_LENGTH,
   LIST_LIMIT,
@@ -114,8 +115,9 @@ export const ListPetsDocs = () => {
       operationId: 'listPets',
       summary: 'List animals',
       description:
-        `Animals ordered by \`id\` ascending, at most \`limit\` (default ${LIST_LIMIT.default}) per page, optionally ` +
-        'only those with one `status`. When more exist, `Link: <…>; rel="next"` gives the next page.',
+        `Animals ordered by \`id\` ascending, at most \`limit\` (default ${LIST_LIMIT.default}) per page. Optional filters, ` +
+        `all applying together: ${filterEntries().map(([name, { hint }]) => `\`${name}\`, ${hint}`).join('; ')}. ` +
+        'When more exist, `Link: <…>; rel="next"` gives the next page.',
     }),
     ApiResponse({
       status: 200,

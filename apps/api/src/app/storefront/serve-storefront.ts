@@ -42,10 +42,10 @@ export function builtStorefront(config: AppConfig, logger: Pick<FastifyBaseLogge
  * Public, as the page asks the person for a key, with the strict page policy. Call before useBearerAuth;
  * serveStorefront registers the routes later.
  */
-export function declareStorefrontRoutes(fastify: FastifyInstance, config: AppConfig): void {
+export function declareStorefrontRoutes(fastify: FastifyInstance): void {
   declareRouteRules(fastify, ({ url }: RouteOptions) => STOREFRONT_ROUTE.test(url), {
     public: true,
-    headers: strictPageSecurityHeaders(config),
+    headers: strictPageSecurityHeaders(),
   });
 }
 

@@ -1,0 +1,1 @@
+export { siblingAppGenerator } from './sibling-app/generator';
