@@ -1,8 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { NPM_ENV } from '@petstore/testing';
-import { RELEASES } from './release-commits';
+import { NPM_ENV, RELEASES, releasedVersions } from '@petstore/testing';
 
 // `npm run client` as a person runs it, for what needs no build: the list, and the refusals. Packing a release, and
 // installing what it packs, is apps/e2e/src/client-of-release.spec.ts.
@@ -18,10 +16,9 @@ jest.setTimeout(120_000);
 
 describe('npm run client', () => {
   it('lists every release in releases/ with the commit that added its document', () => {
-    const versions = readdirSync(join(WORKSPACE, RELEASES)).map((file) => file.replace(/\.json$/, ''));
     const listed = client('--list');
     expect(listed.status).toBe(0);
-    for (const version of versions) {
+    for (const version of releasedVersions()) {
       const commit = execFileSync('git', ['log', '-1', '--format=%H', '--diff-filter=A', '--', `${RELEASES}/${version}.json`], { cwd: WORKSPACE, encoding: 'utf8' }).trim();
       expect(listed.stdout).toMatch(new RegExp(`^  ${version.replaceAll('.', '\\.')} +${commit.slice(0, 12)}  \\d{4}-\\d{2}-\\d{2}  `, 'm'));
     }

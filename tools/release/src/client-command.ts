@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { RELEASES, releaseHistory, releaseOf, releasesByVersion } from '@petstore/testing';
 import { packClientOf } from './client-of-release';
-import { RELEASES, releaseHistory, releaseOf, releasesByVersion } from './release-commits';
 
 // `npm run client -- <version> [--out <folder>]` and `npm run client -- --list`: the client of any release from this
 // repository alone, with no registry and no git tag (docs/releasing.md, "Getting the client of a release").
@@ -31,10 +31,10 @@ function installCommand(tarball: string): string {
   return `npm install ${path.startsWith('..') || isAbsolute(path) ? tarball : `./${path}`}`;
 }
 
-function pack(version: string, out: string): void {
+async function pack(version: string, out: string): Promise<void> {
   const release = releaseOf(version);
   process.stderr.write(`Building @petstore/client ${version} from its release commit ${release.commit.slice(0, 12)} (${release.date}, "${shortened(release.subject)}") in a scratch git worktree…\n`);
-  const tarball = packClientOf(release, resolve(HERE, out));
+  const tarball = await packClientOf(version, resolve(HERE, out));
   say(`Packed: ${tarball}`);
   say(`Install it with: ${installCommand(tarball)}`);
 }
@@ -48,20 +48,18 @@ const program = new Command('npm run client --')
   .option('--list', 'list the releases and their commits')
   .option('-o, --out <folder>', 'where to write the tarball', '.')
   .exitOverride()
-  .action((version: string | undefined, options: { list?: boolean; out: string }) => {
+  .action(async (version: string | undefined, options: { list?: boolean; out: string }) => {
     if (options.list) return list();
     if (!version) return program.help({ error: true });
-    pack(version, options.out);
+    await pack(version, options.out);
   });
 
 process.once('SIGINT', () => process.stderr.write('Interrupted: removing the scratch worktree.\n'));
-try {
-  program.parse(process.argv);
-} catch (error) {
+program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else {
     process.stderr.write(`client: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   }
-}
+});

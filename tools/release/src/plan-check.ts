@@ -1,12 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lastReleaseCommit } from '@petstore/testing';
 import { pendingPlans, projectsWithoutPlan } from './plan-coverage';
-import { lastReleaseCommit } from './release-commits';
 
 // `npm run plan-check`: every change to a released project (the client, the contract) since the last release comes
 // with a version plan that names it, or is one that needs none (nx.json's `ignorePatternsForPlanCheck`: specs,
-// configuration). We tag nothing in git, so the last release is the last release commit (release-commits.ts).
+// configuration). We tag nothing in git, so the last release is the last release commit (`lastReleaseCommit`).
 
 const WORKSPACE = join(__dirname, '../../..');
 const NX = join(WORKSPACE, 'node_modules/nx/dist/bin/nx.js');

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { RELEASES } from '@petstore/testing';
 import { releaseChangelog, releaseVersion } from 'nx/release';
 import { MANIFEST_IMAGES, withImageTag } from './image-tag';
 import { bumpOf, covers } from './version-bump';
@@ -12,7 +13,6 @@ import { bumpOf, covers } from './version-bump';
 
 const WORKSPACE = join(__dirname, '../../..');
 const DOCUMENT = 'libs/contract/openapi/openapi.json';
-const RELEASES = 'libs/contract/openapi/releases';
 
 interface GateVerdict {
   released: string;

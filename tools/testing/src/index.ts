@@ -33,5 +33,15 @@ export { CHROMIUM, chromiumRuns, launchChromium } from './chromium';
 export { authorizeInSwaggerUi } from './swagger-ui';
 export { createPostgresDatabase, DEFAULT_POSTGRES_URL, type PostgresDatabase, withClient } from './postgres-database';
 export { readTextTable } from './text-table';
-export { builtRelease, type ReleasedProject, releaseBefore, releasedVersions } from './released-build';
+export { builtRelease, type ReleasedProject } from './released-build';
+export {
+  lastReleaseCommit,
+  type Release,
+  RELEASES,
+  releaseBefore,
+  releasedVersions,
+  releaseHistory,
+  releaseOf,
+  releasesByVersion,
+} from './release-commits';
 export { type UpgradeTrial, type UpgradeTrialOptions, upgradeTrial } from './upgrade-trial';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { compare, valid } from 'semver';
+import { compare, lt, valid } from 'semver';
 
 // We tag nothing in git: a release is found by its document. `npm run release` copies the OpenAPI document to
 // releases/<version>.json and the release commit adds it, so the commit that added that file is the release commit.
@@ -66,6 +66,22 @@ export function releaseOf(version: string, repo = WORKSPACE): Release {
     throw new Error(`${RELEASES}/${version}.json is not committed: the release is cut but not committed yet (commit it as "Release ${version}")`);
   }
   throw new Error(`no release ${version}: ${listed}`);
+}
+
+/**
+ * Every released version, oldest first: the documents in releases/, so a version whose release commit a shallow clone
+ * lacks is still known (and `releaseOf` says why it cannot be found).
+ */
+export function releasedVersions(repo = WORKSPACE): string[] {
+  const versions = readdirSync(join(repo, RELEASES)).map((file) => file.replace(/\.json$/, ''));
+  return versions.filter((version) => valid(version)).sort(compare);
+}
+
+/** The latest release before `version`. */
+export function releaseBefore(version: string, repo = WORKSPACE): string {
+  const latest = releasedVersions(repo).filter((found) => lt(found, version)).at(-1);
+  if (!latest) throw new Error(`no release before ${version} in ${RELEASES}`);
+  return latest;
 }
 
 /** The newest release commit in HEAD's history: where the changes of the next release start. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastReleaseCommit, RELEASES, releaseHistory, releaseOf, releasesByVersion } from './release-commits';
+import { lastReleaseCommit, RELEASES, releaseBefore, releasedVersions, releaseHistory, releaseOf, releasesByVersion } from './release-commits';
 
 // Release commits are found in git's history, so the specs make one: a scratch repository with releases cut in it, and
 // shallow clones of it.
@@ -58,6 +58,13 @@ describe('release commits, found by the document each release added', () => {
     expect(releaseOf('1.10.0', repo).commit).toBe(hashes[5]);
   });
 
+  it('lists the released versions by their documents, and finds the one before a version', () => {
+    expect(releasedVersions(repo)).toEqual(['1.0.0', '1.2.0', '1.10.0']);
+    expect(releaseBefore('1.10.0', repo)).toBe('1.2.0');
+    expect(releaseBefore('2.0.0', repo)).toBe('1.10.0');
+    expect(() => releaseBefore('1.0.0', repo)).toThrow(`no release before 1.0.0 in ${RELEASES}`);
+  });
+
   it('takes the newest release commit for where the next release starts', () => {
     expect(lastReleaseCommit(repo)).toBe(hashes[5]);
   });
@@ -91,6 +98,8 @@ describe('release commits, found by the document each release added', () => {
 
     it('takes no release for one the cut history seems to add, and says how to fetch the rest', () => {
       expect(releaseHistory(clone)).toMatchObject({ shallow: true, releases: [expect.objectContaining({ version: '1.10.0' })] });
+      // The documents still name every release, even one whose commit the clone lacks (releaseOf says why).
+      expect(releaseBefore('1.2.0', clone)).toBe('1.0.0');
       expect(() => releaseOf('1.0.0', clone)).toThrow(/no commit of this clone adds .*1\.0\.0\.json: this clone is shallow.*\(git fetch --unshallow\); the releases found are 1\.10\.0/);
     });
 
