@@ -52,6 +52,40 @@ describe('nx g @petstore/tools:sibling-app', () => {
     }
   });
 
+  it('writes a web page on the client with --kind=browser: Vite builds and serves it, its test runs in jsdom', async () => {
+    await siblingAppGenerator(tree, { name: 'shop-page', kind: 'browser' });
+
+    expect(appFiles(tree)).toEqual(
+      [
+        'README.md',
+        'eslint.config.mjs',
+        'index.html',
+        'jest.config.js',
+        'project.json',
+        'src/app/app.spec.tsx',
+        'src/app/app.tsx',
+        'src/app/pets-by-status.ts',
+        'src/main.tsx',
+        'src/testing/jsdom-environment.js',
+        'tsconfig.app.json',
+        'tsconfig.json',
+        'tsconfig.spec.json',
+        'tsconfig.vite.json',
+        'vite.config.mts',
+      ].map((file) => `apps/shop-page/${file}`),
+    );
+    const project = readProjectConfiguration(tree, 'shop-page');
+    expect(project.tags).toEqual(['scope:sibling', 'type:app']);
+    expect(project.targets?.build?.executor).toBe('@nx/vite:build');
+    expect(project.targets?.serve).toEqual({ executor: '@nx/vite:dev-server', options: { buildTarget: 'shop-page:build' } });
+    expect(project.targets?.typecheck?.options.command).toContain('tsconfig.vite.json');
+  });
+
+  it('refuses a kind it does not know', async () => {
+    await expect(siblingAppGenerator(tree, { name: 'odd', kind: 'desktop' as never })).rejects.toThrow('--kind must be one of node, browser (got desktop)');
+    expect(appFiles(tree)).toEqual([]);
+  });
+
   it.each([['StockReport'], ['stock_report'], ['-stock'], ['1report'], ['stock--report'], ['']])('refuses the name %j, saying to use kebab-case', async (name) => {
     await expect(siblingAppGenerator(tree, { name })).rejects.toThrow('use kebab-case');
     expect(appFiles(tree)).toEqual([]);
