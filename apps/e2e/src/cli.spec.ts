@@ -203,7 +203,7 @@ describe('the petstore CLI', () => {
 
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual(seeded[3]);
-      expect(run.stderr).toMatch(/getPet is deprecated/);
+      expect(run.stderr).toMatch(/"petstore pets get" is deprecated/);
     });
   });
 

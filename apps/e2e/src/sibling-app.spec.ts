@@ -8,7 +8,7 @@ import { chromiumRuns, freePort, launchChromium, type NodeProcess, startService,
 import { TEST_KEY } from './support/test-key';
 import { postPet, withTestKey } from './support/with-test-key';
 
-// docs/api.md, "Inside this workspace": `nx g @petstore/tools:sibling-app <name>`, then build, lint, test and serve
+// docs/api.md, "Using the client": `nx g @petstore/tools:sibling-app <name>`, then build, lint, test and serve
 // at once, without editing anything. Run on a scratch copy of the workspace (its files as git sees them, uncommitted
 // ones too, sharing node_modules and the built service), so that nothing is written here.
 jest.setTimeout(300_000);
