@@ -24,6 +24,7 @@ describe('several instances behind HAProxy', () => {
       const { report, stored, sentDuring } = await rollUnderLoad({
         label: `rolling deploy (${via}, HAProxy, ${INSTANCES} instances)`,
         origin: haproxy.origin,
+        proxyLog: haproxy.log,
         databaseUrl,
         rate: 250,
         // As a deploy would: SIGTERM, wait for the exit, start the new version, wait until HAProxy sends to it.

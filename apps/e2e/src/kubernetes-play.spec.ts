@@ -58,7 +58,13 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     podmanOk('network', 'create', NETWORK);
     podmanOk('run', '-d', '--name', POSTGRES, '--network', NETWORK, '-e', 'POSTGRES_USER=petstore', '-e', `POSTGRES_PASSWORD=${PASSWORD}`, '-e', 'POSTGRES_DB=petstore', 'docker.io/library/postgres:17-trixie');
     podmanOk('run', '-d', '--name', REDIS, '--network', NETWORK, 'docker.io/library/redis:8-trixie');
-    databaseUrl = `postgres://petstore:${PASSWORD}@${containerAddress(POSTGRES, NETWORK)}:5432/petstore`;
+    // The replicas reach PostgreSQL and Redis by address, not by name: podman's DNS (aardvark-dns) here can stall a
+    // lookup for 5 s while another container on the network stops or starts, which is what a replacement does; every
+    // replica's new connections, and their readiness with them, then waited at once, and HAProxy had no instance left.
+    // A cluster's DNS does not stall on a pod's replacement.
+    const postgresAddress = containerAddress(POSTGRES, NETWORK);
+    const redisAddress = containerAddress(REDIS, NETWORK);
+    databaseUrl = `postgres://petstore:${PASSWORD}@${postgresAddress}:5432/petstore`;
     await waitForPostgres(databaseUrl);
     haproxyPort = await freePort();
     postgresOverlay = await playOverlay('postgres', {
@@ -67,8 +73,8 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
       // The three keys the overlay's kustomization.yaml names.
       secret: {
         'api-keys': `${TEST_KEY}\n`,
-        'database-url': `postgres://petstore:${PASSWORD}@${POSTGRES}:5432/petstore`,
-        'redis-url': `redis://${REDIS}:6379`,
+        'database-url': databaseUrl,
+        'redis-url': `redis://${redisAddress}:6379`,
       },
       // The one value an operator changes in the ConfigMap: the public address, here HAProxy's in front of the replicas.
       config: { PUBLIC_BASE_URL: `http://127.0.0.1:${haproxyPort}/v1` },
@@ -122,6 +128,7 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
       const { report, stored, sentDuring } = await rollUnderLoad({
         label: `rolling restart (podman kube play, HAProxy, ${replicas.length} replicas)`,
         origin: haproxy.origin,
+        proxyLog: haproxy.log,
         databaseUrl,
         // Well below the overlay's rate limit (RATE_LIMIT_RPS=100 per key, counted for all replicas together in Redis):
         // 40 operations a second, a list walk being up to three requests, so that the load's one key is never refused.
@@ -140,6 +147,8 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
           await haproxy.waitUntilUp(index + 1);
         }),
       });
+      // What the replicas warned of (a database they could not reach, say), with HAProxy's account printed by the roll.
+      if (report.failures.length > 0) for (const { container } of replicas) process.stdout.write(`${container} warned:\n${warningsOf(container)}\n`);
       expect(report.failures.slice(0, 10)).toEqual([]);
       expect(sentDuring.every((sent) => sent > 0)).toBe(true);
       expect(stored.missing).toEqual([]);
@@ -171,6 +180,11 @@ describeWithPodman('the Kubernetes manifests, played by podman', () => {
     }
   }, CONTAINER_TEST_MS);
 });
+
+/** A replica's log lines at warning level or above. */
+function warningsOf(container: string): string {
+  return podman('logs', container).stdout.split('\n').filter((line) => /"level":(40|50|60)/.test(line)).join('\n');
+}
 
 /** PostgreSQL's first start makes its cluster: wait until it takes the password over the network. */
 async function waitForPostgres(url: string): Promise<void> {

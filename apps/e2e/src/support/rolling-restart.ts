@@ -16,9 +16,11 @@ export interface RollingRestart {
  * all; afterwards every acknowledged create is looked up in the database. Prints one line of what was seen; the
  * caller judges it.
  */
-export async function rollUnderLoad({ label, origin, databaseUrl, rate, replacements }: {
+export async function rollUnderLoad({ label, origin, proxyLog, databaseUrl, rate, replacements }: {
   label: string;
   origin: string;
+  /** HAProxy's log: its lines on servers going down and up are printed when a request failed, to say why. */
+  proxyLog: () => string;
   databaseUrl: string;
   /** Operations per second asked of the load. */
   rate: number;
@@ -44,6 +46,10 @@ export async function rollUnderLoad({ label, origin, databaseUrl, rate, replacem
         `${report.failures.length} failed, ${report.acknowledged.size} acknowledged creates, ${stored.present} present, ` +
         `${stored.duplicates.length} duplicates; sent during each replacement: ${sentDuring.join(', ')}\n`,
     );
+    if (report.failures.length > 0) {
+      const changes = proxyLog().split('\n').filter((line) => /Server \S+ is (UP|DOWN)/.test(line));
+      process.stdout.write(`${label}: HAProxy's servers going down and up:\n${changes.join('\n')}\n`);
+    }
     return { report, stored, sentDuring };
   } finally {
     await load.stop();
