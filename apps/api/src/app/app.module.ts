@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { ShutdownModule } from './http/shutdown.module';
 import { LoggingModule } from './logging/logging.module';
@@ -28,6 +29,7 @@ export class AppModule {
         AuthModule,
         PetsModule,
         WebhooksModule,
+        EventsModule,
         HealthModule,
       ],
     };

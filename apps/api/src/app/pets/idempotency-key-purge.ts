@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PeriodicTask } from '../timing/periodic-task';
+import { HOURLY_PURGE, PeriodicTask } from '../timing/periodic-task';
 import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency/idempotency-key';
 import { PetStore } from './pet.store';
 
@@ -11,7 +11,7 @@ import { PetStore } from './pet.store';
 @Injectable()
 export class IdempotencyKeyPurge extends PeriodicTask {
   constructor(private readonly store: PetStore) {
-    super(IdempotencyKeyPurge.name, { everyMs: 60 * 60 * 1000, firstAfterMs: 60 * 1000 }, 'Could not purge expired idempotency keys');
+    super(IdempotencyKeyPurge.name, HOURLY_PURGE, 'Could not purge expired idempotency keys');
   }
 
   protected run(now: number): Promise<void> {

@@ -8,6 +8,9 @@ export interface Period {
   firstAfterMs?: number;
 }
 
+/** The purges' period: hourly, the first a minute after the start, when the database has connected. */
+export const HOURLY_PURGE: Period = { everyMs: 60 * 60 * 1000, firstAfterMs: 60 * 1000 };
+
 /**
  * A task the app runs for as long as it lives, from bootstrap to shutdown, one run at a time (Repeating). A run that
  * fails is logged, at most once a period, in the words of `failure`: a database away fails every run alike.

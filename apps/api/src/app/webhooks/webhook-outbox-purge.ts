@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseConnection } from '../database/database-connection';
-import { PeriodicTask } from '../timing/periodic-task';
+import { HOURLY_PURGE, PeriodicTask } from '../timing/periodic-task';
 import { WebhookOutbox } from './outbox/webhook-outbox';
 
 /** Delivered and failed messages, and attempts, are kept this long for `npm run webhooks -- deliveries`. */
-const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
+export const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Deletes finished webhook messages and their attempts once they are 7 days old, hourly (first a minute after the
@@ -17,7 +17,7 @@ export class WebhookOutboxPurge extends PeriodicTask {
     private readonly outbox: WebhookOutbox,
     private readonly database: DatabaseConnection,
   ) {
-    super(WebhookOutboxPurge.name, { everyMs: 60 * 60 * 1000, firstAfterMs: 60 * 1000 }, 'Finished webhook messages not purged');
+    super(WebhookOutboxPurge.name, HOURLY_PURGE, 'Finished webhook messages not purged');
   }
 
   protected async run(now: number): Promise<void> {

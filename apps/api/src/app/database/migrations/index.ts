@@ -7,6 +7,7 @@ import { AddNameSearch1796000000000 } from './1796000000000-add-name-search';
 import { IndexNameSearch1796000000001 } from './1796000000001-index-name-search';
 import { FoldFinalSigma1796000000002 } from './1796000000002-fold-final-sigma';
 import { IndexShortNames1796000000003 } from './1796000000003-index-short-names';
+import { CreatePetEvents1797000000000 } from './1797000000000-create-pet-events';
 
 /** Every migration, oldest first. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   IndexNameSearch1796000000001,
   FoldFinalSigma1796000000002,
   IndexShortNames1796000000003,
+  CreatePetEvents1797000000000,
 ];
