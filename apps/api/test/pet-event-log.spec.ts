@@ -5,6 +5,7 @@ import { SqliteDialect } from '../src/app/database/sqlite/sqlite.dialect';
 import type { PetEventLog, LoggedEvent } from '../src/app/events/log/pet-event-log';
 import { PostgresPetEventLog } from '../src/app/events/log/postgres-pet-event-log';
 import { SqlitePetEventLog } from '../src/app/events/log/sqlite-pet-event-log';
+import { EventFeed } from '../src/app/events/stream/event-feed';
 import { connectPostgres } from './support/postgres-connection';
 import { createTestDatabase, TEST_DATABASE, type TestDatabase } from './support/test-database';
 
@@ -198,5 +199,36 @@ describe('the pet event log', () => {
     expect(one.map(({ position }) => position)).toEqual(one.map((_, index) => index + 1));
     expect(other).toEqual(one);
     expect(one.filter(({ pet }) => rolledBack.has(pet.name))).toEqual([]);
+  }, 60_000);
+
+  it("streams every pet created on either instance to each instance's subscribers, once and in the same order", async () => {
+    const writers = [instances[0], await another()];
+    const feeds = writers.map(({ log }) => new EventFeed(log, { pollMs: 20, pageSize: 10, recent: 50 }));
+    const received = feeds.map(() => [[], []] as LoggedEvent[][]);
+    try {
+      for (const [f, feed] of feeds.entries()) {
+        for (const events of received[f]) await feed.open(0, { deliver: (batch) => (events.push(...batch), true), closed: () => undefined });
+      }
+      const names: string[] = [];
+      await Promise.all(
+        writers.map(async (writer, w) => {
+          for (let batch = 0; batch < 15; batch += 1) {
+            const batchNames = [`i${w}-b${batch}-a`, `i${w}-b${batch}-b`];
+            await writer.insertPets(batchNames, { holdMs: (batch + w) % 3 === 0 ? 20 : 0 });
+            names.push(...batchNames);
+          }
+        }),
+      );
+      const all = received.flat();
+      const deadline = Date.now() + 30_000;
+      while (all.some((events) => events.length < names.length) && Date.now() < deadline) await sleep(20);
+
+      const [first, ...others] = all;
+      expect(first.map(({ pet }) => pet.name).sort()).toEqual([...names].sort());
+      expect(first.map(({ position }) => position)).toEqual(names.map((_, index) => index + 1));
+      for (const events of others) expect(events).toEqual(first);
+    } finally {
+      for (const feed of feeds) feed.beforeApplicationShutdown();
+    }
   }, 60_000);
 });

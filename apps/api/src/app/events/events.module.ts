@@ -5,11 +5,16 @@ import { PetEventLog } from './log/pet-event-log';
 import { PostgresPetEventLog } from './log/postgres-pet-event-log';
 import { SqlitePetEventLog } from './log/sqlite-pet-event-log';
 import { PetEventLogPurge } from './pet-event-log-purge';
+import { EventFeed } from './stream/event-feed';
 
-/** The log of events that creates fill (a trigger on `pets`), kept 7 days, for the event stream. */
+/**
+ * The log of events that creates fill (a trigger on `pets`), kept 7 days, and the one reader of it per instance that
+ * the event stream's subscribers share (EventFeed).
+ */
 @Module({
   providers: [
     PetEventLogPurge,
+    { provide: EventFeed, inject: [PetEventLog], useFactory: (log: PetEventLog) => new EventFeed(log) },
     {
       provide: PetEventLog,
       inject: [DataSource, ChosenDialect],
@@ -25,6 +30,6 @@ import { PetEventLogPurge } from './pet-event-log-purge';
       },
     },
   ],
-  exports: [PetEventLog],
+  exports: [PetEventLog, EventFeed],
 })
 export class EventsModule {}

@@ -1,0 +1,243 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
+import type { LoggedEvent, PetEventLog } from '../log/pet-event-log';
+import { SqlitePetEventLog } from '../log/sqlite-pet-event-log';
+import { EventFeed, type FeedSubscriber, type FeedTiming, type Opened } from './event-feed';
+
+/** A stream as a test holds it: what it was delivered, whether and why the feed let it go. */
+class Recorded implements FeedSubscriber {
+  events: LoggedEvent[] = [];
+  closedFor?: 'behind' | 'stopping';
+  constructor(private readonly room = Infinity) {}
+
+  deliver(events: readonly LoggedEvent[]): boolean {
+    this.events.push(...events);
+    return this.events.length <= this.room;
+  }
+
+  closed(reason: 'behind' | 'stopping'): void {
+    this.closedFor = reason;
+  }
+
+  get positions(): number[] {
+    return this.events.map(({ position }) => position);
+  }
+}
+
+/** Positions `from` + 1 to `to`. */
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, index) => from + 1 + index);
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+    await sleep(5);
+  }
+}
+
+describe(EventFeed.name, () => {
+  const timing: FeedTiming = { pollMs: 10, pageSize: 3, recent: 5 };
+  let dir: string;
+  let dataSource: DataSource;
+  let dialect: SqliteDialect;
+  let log: PetEventLog;
+  let feed: EventFeed;
+  let created = 0;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'petstore-event-feed-'));
+    dialect = new SqliteDialect({ type: 'sqlite', path: join(dir, 'petstore.sqlite'), poolSize: 1, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000 });
+    dataSource = await new DataSource(await dialect.options()).initialize();
+    await dialect.migrate(dataSource);
+    log = new SqlitePetEventLog(dataSource, dialect.transactions);
+    feed = new EventFeed(log, timing);
+    created = 0;
+  });
+
+  afterEach(async () => {
+    feed.beforeApplicationShutdown();
+    await dataSource.destroy();
+    rmSync(dir, { recursive: true, force: true });
+    jest.restoreAllMocks();
+  });
+
+  /** Creates `count` pets in one statement, as a batch of creates does; answers the last position. */
+  const create = async (count = 1): Promise<number> => {
+    const rows = Array.from({ length: count }, () => {
+      created += 1;
+      return `('Pet ${created}', 1, 'available', 'pet ${created}')`;
+    });
+    await dialect.transactions.run(() => dataSource.query(`INSERT INTO pets (name, category_id, status, name_key) VALUES ${rows.join(', ')}`));
+    return created;
+  };
+  const opened = async (after: number | undefined, subscriber: FeedSubscriber): Promise<Extract<Opened, { kind: 'stream' }>> => {
+    const result = await feed.open(after, subscriber);
+    if (result.kind !== 'stream') throw new Error(`a reset: ${JSON.stringify(result)}`);
+    return result;
+  };
+
+  it('streams, without a position, the events after the last one there was, in order, each once, with its pet', async () => {
+    await create(2);
+    const stream = new Recorded();
+    await opened(undefined, stream);
+    await create(4);
+    await create();
+    await until(() => stream.events.length === 5, 'five events');
+    expect(stream.positions).toEqual([3, 4, 5, 6, 7]);
+    expect(stream.events[0]).toEqual({ position: 3, type: 'pet.created', createdAt: expect.any(Number), pet: { id: 3, name: 'Pet 3', categoryId: 1, status: 'available' } });
+  });
+
+  it('resumes after a position: from the log when it is further back than the recent events, else from them', async () => {
+    await create(12);
+    const fromLog = new Recorded();
+    await opened(1, fromLog);
+    expect(fromLog.positions).toEqual(range(1, 12));
+    // The feed now runs from 12; it keeps what it reads from there.
+    await create(8);
+    await until(() => fromLog.events.length === 19, 'the feed read the new events');
+    const read = jest.spyOn(log, 'readAfter');
+    const fromRecent = new Recorded();
+    await opened(16, fromRecent);
+    expect(fromRecent.positions).toEqual(range(16, 20));
+    expect(read.mock.calls.filter(([after]) => after === 16)).toEqual([]);
+    const atTheEnd = new Recorded();
+    await opened(20, atTheEnd);
+    await create();
+    await until(() => atTheEnd.events.length === 1 && fromRecent.events.length === 5, 'the next event on both');
+    expect(atTheEnd.positions).toEqual([21]);
+  });
+
+  it('answers a reset naming the oldest position kept when events after the one asked for were purged, or never given', async () => {
+    await create(4);
+    await dialect.transactions.run(() => dataSource.query('DELETE FROM pet_events WHERE position <= 2'));
+    expect(await feed.open(0, new Recorded())).toEqual({ kind: 'reset', oldest: 3 });
+    expect(await feed.open(1, new Recorded())).toEqual({ kind: 'reset', oldest: 3 });
+    expect(await feed.open(5, new Recorded())).toEqual({ kind: 'reset', oldest: 3 });
+    const justBefore = new Recorded();
+    await opened(2, justBefore);
+    expect(justBefore.positions).toEqual([3, 4]);
+    await dialect.transactions.run(() => dataSource.query('DELETE FROM pet_events'));
+    // Nothing kept: only the last position given resumes; the next one is the oldest there will be.
+    feed.beforeApplicationShutdown();
+    feed = new EventFeed(log, timing);
+    expect(await feed.open(3, new Recorded())).toEqual({ kind: 'reset', oldest: 5 });
+    const atTheLast = new Recorded();
+    await opened(4, atTheLast);
+    await create();
+    await until(() => atTheLast.events.length === 1, 'the next event');
+    expect(atTheLast.positions).toEqual([5]);
+  });
+
+  it('lets a stream go when it can take no more, and goes on delivering to the others', async () => {
+    const slow = new Recorded(2);
+    const other = new Recorded();
+    await opened(0, slow);
+    await opened(0, other);
+    await create(5);
+    await until(() => other.events.length === 5 && slow.closedFor !== undefined, 'the slow stream let go');
+    expect(slow.closedFor).toBe('behind');
+    expect(feed.size).toBe(1);
+    await create();
+    await until(() => other.events.length === 6, 'the next event');
+    // What the slow stream had sent is where it resumes: nothing after it is lost.
+    const resumed = new Recorded();
+    await opened(slow.positions[1], resumed);
+    expect(resumed.positions).toEqual(range(slow.positions[1], 6));
+  });
+
+  it('ends every stream on shutdown, and opens none after', async () => {
+    const streams = [new Recorded(), new Recorded()];
+    for (const stream of streams) await opened(undefined, stream);
+    feed.beforeApplicationShutdown();
+    expect(streams.map(({ closedFor }) => closedFor)).toEqual(['stopping', 'stopping']);
+    expect(feed.size).toBe(0);
+    await expect(feed.open(undefined, new Recorded())).rejects.toThrow('stopping');
+  });
+
+  it('reads the log only while a stream is open', async () => {
+    const read = jest.spyOn(log, 'readAfter');
+    await sleep(50);
+    expect(read).not.toHaveBeenCalled();
+    const stream = await opened(undefined, new Recorded());
+    await until(() => read.mock.calls.length >= 2, 'the feed reading');
+    stream.close();
+    await sleep(50);
+    const calls = read.mock.calls.length;
+    await sleep(100);
+    expect(read.mock.calls.length).toBe(calls);
+  });
+
+  it('keeps streams open while the database cannot be read, says so once, and delivers when it can again', async () => {
+    const warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const stream = new Recorded();
+    await opened(undefined, stream);
+    const read = jest.spyOn(log, 'readAfter').mockRejectedValue(new Error('database away'));
+    await create(2);
+    await until(() => read.mock.calls.length >= 3, 'several failed reads');
+    expect(warnings.mock.calls).toEqual([['Events not read; streams wait for the database: database away']]);
+    read.mockRestore();
+    await until(() => stream.events.length === 2, 'the events after');
+    expect(stream.positions).toEqual([1, 2]);
+    expect(stream.closedFor).toBeUndefined();
+  });
+
+  it('rejects an open whose backlog cannot be read, keeping nothing of it', async () => {
+    await create(12);
+    jest.spyOn(log, 'readAfter').mockRejectedValue(new Error('database away'));
+    await expect(feed.open(0, new Recorded())).rejects.toThrow('database away');
+    expect(feed.size).toBe(0);
+  });
+
+  it('gives every stream exactly the events after its position, in order, while pets are created and streams open and close', async () => {
+    const streams: Array<{ after: number; recorded: Recorded; close?: () => void; closedAt?: number }> = [];
+    let writing = true;
+    let committed = 0;
+    const writer = (async () => {
+      for (let batch = 0; batch < 60; batch += 1) {
+        committed = await create(1 + (batch % 4));
+        if (batch % 3 === 0) await sleep(batch % 2 === 0 ? 0 : 12);
+      }
+      writing = false;
+    })();
+    // Streams open at once, each after a position picked from what was created so far (the start, far back, close
+    // behind, the end, or none), and some close after a while.
+    let turn = 0;
+    while (writing) {
+      turn += 1;
+      const choices = [0, Math.floor(committed / 2), Math.max(0, committed - 2), committed, undefined];
+      const after = choices[turn % choices.length];
+      const recorded = new Recorded();
+      const stream = { after: after ?? -1, recorded, close: undefined as undefined | (() => void), closedAt: undefined as number | undefined };
+      streams.push(stream);
+      void feed.open(after, recorded).then((result) => {
+        if (result.kind !== 'stream') {
+          recorded.closedFor = 'behind';
+          throw new Error(`a reset for ${after}`);
+        }
+        stream.close = result.close;
+        if (turn % 4 === 0) setTimeout(() => {
+          stream.closedAt = recorded.events.length;
+          result.close();
+        }, 15);
+      });
+      await sleep(3);
+    }
+    await writer;
+    const end = created;
+    await until(() => streams.every(({ recorded, closedAt }) => closedAt !== undefined || recorded.positions.at(-1) === end), 'every open stream at the end');
+
+    for (const { after, recorded, closedAt } of streams) {
+      const positions = recorded.positions;
+      // Without a position, it starts wherever the last event was when it opened.
+      const from = after === -1 ? (positions[0] ?? end + 1) - 1 : after;
+      expect(positions).toEqual(range(from, from + positions.length));
+      if (closedAt === undefined) expect(positions.at(-1) ?? from).toBe(end);
+      for (const event of recorded.events) expect(event.pet.name).toBe(`Pet ${event.pet.id}`);
+    }
+  }, 60_000);
+});
