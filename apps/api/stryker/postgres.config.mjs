@@ -14,6 +14,7 @@ export default apiArea('postgres', {
     'test/postgres/postgres-migrate.spec.ts',
     'test/postgres/postgres-pet-store.spec.ts',
     'test/postgres/postgres-webhook-outbox.spec.ts',
+    'test/postgres/postgres-pet-event-log.spec.ts',
     'test/pet-event-log.spec.ts',
   ],
 });

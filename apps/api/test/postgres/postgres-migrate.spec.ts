@@ -46,6 +46,15 @@ class Concurrent1000000000002 extends OneWay {
   }
 }
 
+/** Outside any transaction, and recorded meanwhile by another instance that ran it too, as it does here itself. */
+class RecordedMeanwhile1000000000002 extends OneWay {
+  name = 'RecordedMeanwhile1000000000002';
+  transaction = false as const;
+  async up(runner: QueryRunner) {
+    await runner.query("INSERT INTO migrations (timestamp, name) VALUES (1000000000002, 'RecordedMeanwhile1000000000002')");
+  }
+}
+
 class Last1000000000003 extends OneWay {
   name = 'Last1000000000003';
   async up(runner: QueryRunner) {
@@ -117,6 +126,12 @@ describe(`${PostgresDialect.name} on a server`, () => {
     expect(seen.filter(({ migration }) => migration === 'concurrent').every(({ firstRecorded }) => firstRecorded === 1)).toBe(true);
     expect(seen.filter(({ migration }) => migration === 'last')).toHaveLength(1);
     expect(await queryDirectly(database, 'SELECT x FROM marks')).toEqual([{ x: 1 }]);
+  });
+
+  it('records a migration outside any transaction once when another instance recorded it while this one ran it too', async () => {
+    const { dialect, dataSource } = await instance({ migrations: [First1000000000001, RecordedMeanwhile1000000000002, Last1000000000003] });
+    await dialect.migrate(dataSource);
+    expect(await recorded()).toEqual(['First1000000000001', 'RecordedMeanwhile1000000000002', 'Last1000000000003']);
   });
 
   it('keeps a migration session alive with TCP keepalive, and closes its connections when done', async () => {

@@ -39,7 +39,10 @@ type EventRow = PetRow & { position: string; type: WebhookEventType; createdAt: 
  * committed before it began.
  */
 export class PostgresPetEventLog extends PetEventLog {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sequencedAtOnce = SEQUENCED_AT_ONCE,
+  ) {
     super();
   }
 
@@ -70,9 +73,9 @@ export class PostgresPetEventLog extends PetEventLog {
       const [counter] = (await manager.query(SQL.lockCounter)) as Array<{ last: string }>;
       let last = toSafeInteger(counter.last);
       for (;;) {
-        const [{ last: given }] = (await manager.query(SQL.sequence, [last, SEQUENCED_AT_ONCE])) as Array<{ last: string }>;
+        const [{ last: given }] = (await manager.query(SQL.sequence, [last, this.sequencedAtOnce])) as Array<{ last: string }>;
         const next = toSafeInteger(given);
-        if (next - last < SEQUENCED_AT_ONCE) return;
+        if (next - last < this.sequencedAtOnce) return;
         last = next;
       }
     });
