@@ -40,6 +40,27 @@ describe(Repeating.name, () => {
     expect(runs).toHaveLength(3);
   });
 
+  it('runs soon when asked, or right after the run under way, then every interval again; never while stopped', async () => {
+    sut.soon();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(runs).toHaveLength(0);
+    sut.start();
+    sut.soon();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(runs).toHaveLength(1);
+    // Asked twice during the run: one run right after it.
+    sut.soon();
+    sut.soon();
+    runs[0]();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(runs).toHaveLength(2);
+    runs[1]();
+    await jest.advanceTimersByTimeAsync(499);
+    expect(runs).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(runs).toHaveLength(3);
+  });
+
   it('runs the first time after its own delay when given one, then every interval', async () => {
     const first = new Repeating(500, () => new Promise<void>((resolve) => runs.push(resolve)), 60_000);
     first.start();

@@ -8,6 +8,8 @@ export class Repeating {
   private running = false;
   /** A run under way: its end schedules the next, so a stop and start meanwhile make no second chain of runs. */
   private inFlight = false;
+  /** Asked for soon() during a run: the next run follows it at once. */
+  private again = false;
 
   constructor(
     private readonly everyMs: number,
@@ -26,12 +28,24 @@ export class Repeating {
     clearTimeout(this.timer);
   }
 
+  /** The next run now, or right after the one under way, rather than at its time; only while started. */
+  soon(): void {
+    if (!this.running) return;
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   private schedule(afterMs: number): void {
     this.timer = setTimeout(() => {
       this.inFlight = true;
+      this.again = false;
       void this.task().finally(() => {
         this.inFlight = false;
-        if (this.running) this.schedule(this.everyMs);
+        if (this.running) this.schedule(this.again ? 0 : this.everyMs);
       });
     }, afterMs);
     this.timer.unref();

