@@ -10,7 +10,7 @@ import { invalidPetId } from './pet-id.pipe';
 import { idempotencyKeyInUse, idempotencyKeyReused, petNotFound } from './pet-errors';
 import { fixedHeader, type HeaderDocs, RETRY_AFTER_HEADER, stringHeader } from '../http/header-docs';
 import { DocumentedOperation } from '../http/documented-operation';
-import { responses } from '../operation-docs/operation-responses';
+import { responses } from '../http/operation-responses';
 import { GET_PET_HEADERS } from './get-pet-headers';
 
 // OpenAPI for the three operations, kept beside the controller so that its handlers stay one line each.

@@ -4,7 +4,7 @@ import { PetStatus } from '@petstore/contract';
 import { unknownInput } from '../../http/contract-validation.pipe';
 import { DocumentedOperation } from '../../http/documented-operation';
 import { fixedHeader } from '../../http/header-docs';
-import { responses } from '../../operation-docs/operation-responses';
+import { responses } from '../../http/operation-responses';
 import { resumePosition } from './resume-position';
 import { KEEP_ALIVE, sseEvent, STREAM_LIMITS } from './sse-stream';
 import { tooManyStreams } from './stream-caps';

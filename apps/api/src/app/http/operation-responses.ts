@@ -4,10 +4,10 @@ import { OPERATION_SCOPES, type OperationId } from '@petstore/contract';
 import { insufficientScope, unauthorized } from '../auth/bearer-auth.hook';
 import { databaseReadOnly, serviceUnavailable } from '../database/database-failure';
 import { rateLimited } from '../rate-limit/rate-limits';
-import { toErrorResponse } from '../http/error-response';
-import { type HeaderDocs, insufficientScopeHeaders, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, TOO_MANY_REQUESTS_HEADERS, UNAUTHORIZED_HEADERS } from '../http/header-docs';
+import { toErrorResponse } from './error-response';
+import { type HeaderDocs, insufficientScopeHeaders, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, TOO_MANY_REQUESTS_HEADERS, UNAUTHORIZED_HEADERS } from './header-docs';
 
-// The answers every documented operation shares, for the OpenAPI decorators beside each controller (pets, events).
+// The answers every documented operation shares, for the OpenAPI decorators beside each controller.
 
 /** An error response whose examples are made by the factories the service throws. */
 const error = (status: number, description: string, headers: HeaderDocs, examples: Record<string, [summary: string, thrown: unknown]>) =>
