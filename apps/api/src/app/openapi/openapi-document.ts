@@ -44,8 +44,7 @@ export function buildOpenApiDocument(
       BEARER_SCHEME,
     )
     .addSecurityRequirements(BEARER_SCHEME)
-    .addTag('pets', 'Animals offered in the store.')
-    .addTag('events', 'What happens in the store, as it happens.');
+    .addTag('pets', 'Animals offered in the store.');
 
   const options = builder.build();
   // setContact always writes `url` and `email`, which may not be empty.
