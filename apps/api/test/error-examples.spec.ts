@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../src/app/auth/api-key.entity';
 import { ApiKeyStore } from '../src/app/auth/api-key.store';
 import { DatabaseConnection } from '../src/app/database/database-connection';
+import { EventFeed } from '../src/app/events/stream/event-feed';
 import { PetStore } from '../src/app/pets/pet.store';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
 
@@ -35,7 +36,10 @@ describe('the OpenAPI document’s error examples', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  const url = (operation: OperationId, app = sut) => `${app.origin}/v1/pets${operation === 'getPet' ? '/42' : ''}`;
+  const PATHS: Record<OperationId, string> = { listPets: '/pets', createPet: '/pets', getPet: '/pets/42', streamEvents: '/events' };
+  const url = (operation: OperationId, app = sut) => `${app.origin}/v1${PATHS[operation]}`;
+  /** Streams opened while provoking an answer, closed afterwards: a stream stays open until its client leaves. */
+  const opened: Response[] = [];
   const send = (operation: OperationId, init: RequestInit = {}, app = sut) =>
     fetch(url(operation, app), operation === 'createPet' ? { method: 'POST', headers: JSON_AUTH, body: '{"name":"Rex","categoryId":1}', ...init } : { headers: AUTH, ...init });
   const withKey = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
@@ -63,16 +67,26 @@ describe('the OpenAPI document’s error examples', () => {
       // share a window; a bounded count keeps a fault from spinning forever (the comparison then shows what came).
       let answer = await send(op, {}, limited);
       for (let sent = 1; answer.status !== 429 && sent < 50; sent += 1) {
-        await answer.arrayBuffer();
+        await answer.body?.cancel();
         answer = await send(op, {}, limited);
       }
       return answer;
+    },
+    '400 last_event_id': () => fetch(`${sut.origin}/v1/events`, { headers: { ...AUTH, 'last-event-id': 'abc' } }),
+    '400 after': () => fetch(`${sut.origin}/v1/events?after=-1`, { headers: AUTH }),
+    '400 unknown_query_parameter': () => fetch(`${sut.origin}/v1/events?afer=42`, { headers: AUTH }),
+    '429 streams_per_key': async (op) => {
+      // The default cap, which the example names.
+      for (let open = 0; open < 20; open += 1) opened.push(await send(op));
+      expect(opened.map(({ status }) => status)).toEqual(Array(20).fill(200));
+      return send(op);
     },
     '500 internal_error': (op) => {
       const store = sut.app.get(PetStore);
       jest.spyOn(store, 'findPage').mockRejectedValue(new Error('unexpected'));
       jest.spyOn(store, 'findById').mockRejectedValue(new Error('unexpected'));
       jest.spyOn(store, 'insert').mockRejectedValue(new Error('unexpected'));
+      jest.spyOn(sut.app.get(EventFeed), 'open').mockRejectedValue(new Error('unexpected'));
       return send(op);
     },
     '503 read_only': (op) => {
@@ -115,10 +129,11 @@ describe('the OpenAPI document’s error examples', () => {
     for (const { operationId, key, example } of cases()) {
       const response = await provoke[key](operationId);
       jest.restoreAllMocks();
+      for (const stream of opened.splice(0)) await stream.body?.cancel();
       expect({ operationId, key, status: response.status, body: await response.json() }).toEqual({ operationId, key, status: example.value.status, body: example.value });
       checked.push(`${operationId} ${key}`);
     }
     // Every operation's 401, 403, 429, 500 and 503 at least.
-    expect(checked.length).toBeGreaterThanOrEqual(15);
+    expect(checked.length).toBeGreaterThanOrEqual(20);
   });
 });

@@ -147,7 +147,7 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     }
   });
 
-  it('has exactly the interface paths, methods and operationIds', () => {
+  it('has exactly the interface paths, methods and operationIds, and the event stream of 1.2.0', () => {
     const ids = Object.fromEntries(
       Object.entries(doc.paths).map(([path, item]) => [
         path,
@@ -157,6 +157,7 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     expect(ids).toEqual({
       '/pets': { get: 'listPets', post: 'createPet' },
       '/pets/{petId}': { get: 'getPet' },
+      '/events': { get: 'streamEvents' },
     });
   });
 
@@ -343,7 +344,7 @@ describe('OpenAPI document (GET /docs/openapi.json)', () => {
     });
 
     it('has only the documented success status and gives every error the Error schema', () => {
-      const success = { listPets: '200', createPet: '201', getPet: '200' } as Record<string, string>;
+      const success = { listPets: '200', createPet: '201', getPet: '200', streamEvents: '200' } as Record<string, string>;
       for (const op of operations()) {
         const statuses = Object.keys(op.responses);
         expect(statuses.filter((status) => status.startsWith('2'))).toEqual([success[op.operationId]]);

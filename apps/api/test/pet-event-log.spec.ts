@@ -109,6 +109,12 @@ describe('the pet event log', () => {
     expect(await instance.log.bounds()).toEqual({ oldest: 1, last: 3 });
   });
 
+  it('counts in its bounds every event committed before, read or not', async () => {
+    const [instance] = instances;
+    await instance.insertPets(['Rex', 'Tom']);
+    expect(await (await another()).log.bounds()).toEqual({ oldest: 1, last: 2 });
+  });
+
   it('knows an empty log as holding nothing, with no position given', async () => {
     expect(await instances[0].log.bounds()).toEqual({ oldest: null, last: 0 });
     expect(await instances[0].log.readAfter(0, 10)).toEqual([]);

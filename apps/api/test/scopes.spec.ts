@@ -23,6 +23,7 @@ describe('key scopes', () => {
         body: init.body ?? JSON.stringify({ name: 'Rex', categoryId: 1 }),
       });
     }
+    if (operation === 'streamEvents') return fetch(`${sut.origin}/v1/events`, { headers, signal: AbortSignal.timeout(10_000) });
     return fetch(`${sut.origin}/v1/pets${operation === 'getPet' ? `/${petId}` : ''}`, { headers });
   };
 
@@ -39,7 +40,7 @@ describe('key scopes', () => {
   });
   afterAll(() => sut.close());
 
-  const SUCCESS: Record<OperationId, number> = { listPets: 200, getPet: 200, createPet: 201 };
+  const SUCCESS: Record<OperationId, number> = { listPets: 200, getPet: 200, createPet: 201, streamEvents: 200 };
   const cases = (['read', 'write', 'both'] as const).flatMap((holds) =>
     (Object.keys(OPERATION_SCOPES) as OperationId[]).map((operation) => [holds, operation] as const),
   );
@@ -50,6 +51,8 @@ describe('key scopes', () => {
     const response = await call(operation, keys[holds]);
     if (allowed) {
       expect(response.status).toBe(SUCCESS[operation]);
+      // A stream stays open until its client leaves.
+      await response.body?.cancel();
       return;
     }
     expect(response.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="${needed}"`);

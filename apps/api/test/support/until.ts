@@ -13,6 +13,9 @@ export async function until<T>(look: () => T | Promise<T>, done: (value: T) => b
   }
 }
 
+/** Polls `condition` until it holds (as `until`). */
+export const untilHolds = (condition: () => boolean, what?: string, timeoutMs?: number): Promise<boolean> => until(condition, Boolean, what, timeoutMs);
+
 /** Batches of creates the app has begun to commit, from its own metrics: a create that is one of them is under way. */
 export async function batchesBegun(sut: TestApp): Promise<number> {
   const { values } = await sut.app.get(Metrics).groupCommitBatchSize.get();

@@ -9,6 +9,7 @@ export const OPERATION_SCOPES = {
   listPets: 'pets:read',
   getPet: 'pets:read',
   createPet: 'pets:write',
+  streamEvents: 'pets:read',
 } as const satisfies Record<string, Scope>;
 
 /** The contract's operations, as its OpenAPI document names them. */

@@ -25,6 +25,7 @@ describe(loadConfig.name, () => {
       redisUrl: undefined,
       redisTimeoutMs: 50,
       corsOrigins: [],
+      eventStreams: { perKey: 20, perInstance: 2000 },
       logLevel: 'info',
       metrics: { port: 9464, host: '127.0.0.1' },
       tracing: false,
@@ -58,8 +59,11 @@ describe(loadConfig.name, () => {
       WEBHOOK_RETRY_SCHEDULE: '0.2, 1,3',
       WEBHOOK_TIMEOUT_MS: '500',
       STOREFRONT_DIR: '/srv/storefront',
+      EVENT_STREAMS_PER_KEY: '3',
+      EVENT_STREAMS_MAX: '50',
     });
     expect(config).toMatchObject({
+      eventStreams: { perKey: 3, perInstance: 50 },
       storefront: { directory: '/srv/storefront' },
       webhooks: { allowInsecure: true, allowPrivateAddresses: true, retryScheduleSeconds: [0.2, 1, 3], timeoutMs: 500 },
       metrics: { port: 9100, host: '10.0.0.5' },

@@ -125,6 +125,8 @@ const envSchema = databaseFields
     CORS_ORIGINS: optional(corsOrigins.default([])),
     REDIS_URL: optional(z.string().trim().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional()),
     RATE_LIMIT_REDIS_TIMEOUT_MS: optional(integer(1, 10_000).default(50)),
+    EVENT_STREAMS_PER_KEY: optional(integer(1, 1_000_000).default(20)),
+    EVENT_STREAMS_MAX: optional(integer(1, 1_000_000).default(2_000)),
     LOG_LEVEL: optional(z.enum(LOG_LEVELS).default('info')),
     NODE_ENV: optional(z.enum(['development', 'production', 'test']).default('development')),
     METRICS_PORT: optional(integer(0, 65535).default(9464)),
@@ -170,6 +172,8 @@ export interface AppConfig {
   redisTimeoutMs: number;
   /** Empty means CORS is off. */
   corsOrigins: string[];
+  /** Event streams open at once, per API key and in all on this instance; more are answered 429. */
+  eventStreams: { perKey: number; perInstance: number };
   logLevel: LogLevel;
   /** Absent when METRICS_PORT=0. */
   metrics?: { port: number; host: string };
@@ -255,6 +259,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisUrl: e.REDIS_URL,
     redisTimeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
     corsOrigins: e.CORS_ORIGINS,
+    eventStreams: { perKey: e.EVENT_STREAMS_PER_KEY, perInstance: e.EVENT_STREAMS_MAX },
     logLevel: e.LOG_LEVEL,
     metrics: e.METRICS_PORT === 0 ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     tracing: tracingRequested(env),

@@ -1,20 +1,36 @@
 import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
 import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
+import { DatabaseConnection } from '../database/database-connection';
 import { PetEventLog } from './log/pet-event-log';
 import { PostgresPetEventLog } from './log/postgres-pet-event-log';
 import { SqlitePetEventLog } from './log/sqlite-pet-event-log';
+import { throughConnection } from './log/through-connection';
 import { PetEventLogPurge } from './pet-event-log-purge';
 import { EventFeed } from './stream/event-feed';
+import { EventsController } from './stream/events.controller';
+import { StreamCaps } from './stream/stream-caps';
 
 /**
- * The log of events that creates fill (a trigger on `pets`), kept 7 days, and the one reader of it per instance that
- * the event stream's subscribers share (EventFeed).
+ * `GET /v1/events`: the log of events that creates fill (a trigger on `pets`), kept 7 days, the one reader of it per
+ * instance that every open stream shares (EventFeed), and the streams' caps.
  */
 @Module({
+  controllers: [EventsController],
   providers: [
     PetEventLogPurge,
-    { provide: EventFeed, inject: [PetEventLog], useFactory: (log: PetEventLog) => new EventFeed(log) },
+    {
+      provide: EventFeed,
+      inject: [PetEventLog, DatabaseConnection],
+      useFactory: (log: PetEventLog, database: DatabaseConnection) => new EventFeed(throughConnection(log, database)),
+    },
+    {
+      provide: StreamCaps,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) => new StreamCaps(config.get('eventStreams', { infer: true })),
+    },
     {
       provide: PetEventLog,
       inject: [DataSource, ChosenDialect],

@@ -44,7 +44,8 @@ export function buildOpenApiDocument(
       BEARER_SCHEME,
     )
     .addSecurityRequirements(BEARER_SCHEME)
-    .addTag('pets', 'Animals offered in the store.');
+    .addTag('pets', 'Animals offered in the store.')
+    .addTag('events', 'What happens in the store, as it happens.');
 
   const options = builder.build();
   // setContact always writes `url` and `email`, which may not be empty.

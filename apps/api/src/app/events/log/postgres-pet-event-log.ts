@@ -53,6 +53,8 @@ export class PostgresPetEventLog extends PetEventLog {
   }
 
   async bounds(): Promise<EventLogBounds> {
+    // The last position counts every event committed before: a stream that starts there starts after them.
+    await this.sequence();
     const [row] = (await this.dataSource.query(SQL.bounds)) as Array<{ oldest: string | null; last: string }>;
     return { oldest: row.oldest === null ? null : toSafeInteger(row.oldest), last: toSafeInteger(row.last) };
   }

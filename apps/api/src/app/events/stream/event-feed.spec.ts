@@ -8,6 +8,7 @@ import { SqliteDialect } from '../../database/sqlite/sqlite.dialect';
 import type { LoggedEvent, PetEventLog } from '../log/pet-event-log';
 import { SqlitePetEventLog } from '../log/sqlite-pet-event-log';
 import { EventFeed, type FeedSubscriber, type FeedTiming, type Opened } from './event-feed';
+import { untilHolds } from '../../../../test/support/until';
 
 /** A stream as a test holds it: what it was delivered, whether and why the feed let it go. */
 class Recorded implements FeedSubscriber {
@@ -31,14 +32,6 @@ class Recorded implements FeedSubscriber {
 
 /** Positions `from` + 1 to `to`. */
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, index) => from + 1 + index);
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await sleep(5);
-  }
-}
 
 describe(EventFeed.name, () => {
   const timing: FeedTiming = { pollMs: 10, pageSize: 3, recent: 5 };
@@ -88,7 +81,7 @@ describe(EventFeed.name, () => {
     await opened(undefined, stream);
     await create(4);
     await create();
-    await until(() => stream.events.length === 5, 'five events');
+    await untilHolds(() => stream.events.length === 5, 'five events');
     expect(stream.positions).toEqual([3, 4, 5, 6, 7]);
     expect(stream.events[0]).toEqual({ position: 3, type: 'pet.created', createdAt: expect.any(Number), pet: { id: 3, name: 'Pet 3', categoryId: 1, status: 'available' } });
     await sleep(50);
@@ -104,7 +97,7 @@ describe(EventFeed.name, () => {
     const stream = new Recorded();
     await opened(undefined, stream);
     await create();
-    await until(() => stream.events.length === 1, 'the next event');
+    await untilHolds(() => stream.events.length === 1, 'the next event');
     await sleep(50);
     expect(stream.positions).toEqual([4]);
   });
@@ -116,7 +109,7 @@ describe(EventFeed.name, () => {
     expect(fromLog.positions).toEqual(range(1, 12));
     // The feed now runs from 12; it keeps what it reads from there.
     await create(8);
-    await until(() => fromLog.events.length === 19, 'the feed read the new events');
+    await untilHolds(() => fromLog.events.length === 19, 'the feed read the new events');
     const read = jest.spyOn(log, 'readAfter');
     const bounds = jest.spyOn(log, 'bounds');
     // The recent events are the last five read: 16 to 20, after 15.
@@ -135,7 +128,7 @@ describe(EventFeed.name, () => {
     expect(justBeyond.positions).toEqual(range(14, 20));
     expect(read.mock.calls.filter(([after]) => after === 14)).toHaveLength(1);
     await create();
-    await until(() => atTheEnd.events.length === 1 && fromRecent.events.length === 5, 'the next event on both');
+    await untilHolds(() => atTheEnd.events.length === 1 && fromRecent.events.length === 5, 'the next event on both');
     expect(atTheEnd.positions).toEqual([21]);
   });
 
@@ -157,7 +150,7 @@ describe(EventFeed.name, () => {
     const atTheLast = new Recorded();
     await opened(4, atTheLast);
     await create();
-    await until(() => atTheLast.events.length === 1, 'the next event');
+    await untilHolds(() => atTheLast.events.length === 1, 'the next event');
     expect(atTheLast.positions).toEqual([5]);
   });
 
@@ -167,11 +160,11 @@ describe(EventFeed.name, () => {
     await opened(0, slow);
     await opened(0, other);
     await create(5);
-    await until(() => other.events.length === 5 && slow.closedFor !== undefined, 'the slow stream let go');
+    await untilHolds(() => other.events.length === 5 && slow.closedFor !== undefined, 'the slow stream let go');
     expect(slow.closedFor).toBe('behind');
     expect(feed.size).toBe(1);
     await create();
-    await until(() => other.events.length === 6, 'the next event');
+    await untilHolds(() => other.events.length === 6, 'the next event');
     // What the slow stream had sent is where it resumes: nothing after it is lost.
     const resumed = new Recorded();
     await opened(slow.positions[1], resumed);
@@ -192,7 +185,7 @@ describe(EventFeed.name, () => {
     await sleep(50);
     expect(read).not.toHaveBeenCalled();
     const stream = await opened(undefined, new Recorded());
-    await until(() => read.mock.calls.length >= 2, 'the feed reading');
+    await untilHolds(() => read.mock.calls.length >= 2, 'the feed reading');
     stream.close();
     await sleep(50);
     const calls = read.mock.calls.length;
@@ -206,10 +199,10 @@ describe(EventFeed.name, () => {
     await opened(undefined, stream);
     const read = jest.spyOn(log, 'readAfter').mockRejectedValue(new Error('database away'));
     await create(2);
-    await until(() => read.mock.calls.length >= 3, 'several failed reads');
+    await untilHolds(() => read.mock.calls.length >= 3, 'several failed reads');
     expect(warnings.mock.calls).toEqual([['Events not read; streams wait for the database: database away']]);
     read.mockRestore();
-    await until(() => stream.events.length === 2, 'the events after');
+    await untilHolds(() => stream.events.length === 2, 'the events after');
     expect(stream.positions).toEqual([1, 2]);
     expect(stream.closedFor).toBeUndefined();
   });
@@ -226,7 +219,7 @@ describe(EventFeed.name, () => {
     });
     const stream = new Recorded();
     const opening = feed.open(0, stream);
-    await until(() => stream.events.length === 3, 'the first page');
+    await untilHolds(() => stream.events.length === 3, 'the first page');
     feed.beforeApplicationShutdown();
     release();
     await opening;
@@ -247,12 +240,12 @@ describe(EventFeed.name, () => {
       expect(ahead.positions).toEqual(range(0, 9));
       const read = jest.spyOn(log, 'readAfter');
       slowFeed.wake();
-      await until(() => first.events.length === 7, 'the woken read');
+      await untilHolds(() => first.events.length === 7, 'the woken read');
       expect(first.positions).toEqual(range(2, 9));
       expect(read.mock.calls.map(([after]) => after)).toEqual([2, 5, 8]);
       await create();
       slowFeed.wake();
-      await until(() => ahead.events.length === 10, 'the next event on the stream that was ahead');
+      await untilHolds(() => ahead.events.length === 10, 'the next event on the stream that was ahead');
       expect(ahead.positions).toEqual(range(0, 10));
     } finally {
       slowFeed.beforeApplicationShutdown();
@@ -302,7 +295,7 @@ describe(EventFeed.name, () => {
     }
     await writer;
     const end = created;
-    await until(() => streams.every(({ recorded, closedAt }) => closedAt !== undefined || recorded.positions.at(-1) === end), 'every open stream at the end');
+    await untilHolds(() => streams.every(({ recorded, closedAt }) => closedAt !== undefined || recorded.positions.at(-1) === end), 'every open stream at the end');
 
     for (const { after, recorded, closedAt } of streams) {
       const positions = recorded.positions;

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PetStatus } from '@petstore/contract';
 import type { LoggedEvent } from '../log/pet-event-log';
 import { KEEP_ALIVE, SseStream, sseEvent, sseReset, type StreamLimits } from './sse-stream';
+import { untilHolds } from '../../../../test/support/until';
 
 const event = (position: number, name = `Pet ${position}`): LoggedEvent => ({
   position,
@@ -40,14 +41,6 @@ function connect(url: string): Promise<{ response: IncomingMessage; body: () => 
   });
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await sleep(5);
-  }
-}
-
 describe(SseStream.name, () => {
   const servers: Server[] = [];
   afterEach(async () => {
@@ -73,7 +66,7 @@ describe(SseStream.name, () => {
       'x-request-id': 'r1',
     });
     expect(sse.deliver([event(41), event(42, 'Line\nbreak "quoted"')])).toBe(true);
-    await until(() => body().split('\n\n').length === 4, 'the two events');
+    await untilHolds(() => body().split('\n\n').length === 4, 'the two events');
     expect(body()).toBe(
       ': keep-alive\n\n' +
         'id: 41\nevent: pet.created\ndata: {"type":"pet.created","timestamp":"2026-12-06T07:00:00.041Z","data":{"id":41,"name":"Pet 41","categoryId":2,"status":"available"}}\n\n' +
@@ -85,7 +78,7 @@ describe(SseStream.name, () => {
 
   it('writes a comment every keep-alive period, and stops once the client is gone', async () => {
     const { body, response, served } = await open({ keepAliveMs: 30, maxUnsentBytes: 1 << 20 });
-    await until(() => body().split(KEEP_ALIVE).length >= 4, 'three comments after the first');
+    await untilHolds(() => body().split(KEEP_ALIVE).length >= 4, 'three comments after the first');
     expect(body().replaceAll(KEEP_ALIVE, '')).toBe('');
     const closed = new Promise((resolve) => served.once('close', resolve));
     response.destroy();

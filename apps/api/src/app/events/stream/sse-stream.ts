@@ -60,6 +60,11 @@ export class SseStream implements FeedSubscriber {
     return this.response.writableLength <= this.limits.maxUnsentBytes;
   }
 
+  /** Says that the events after the position asked for are gone, and ends: its client starts again from `oldest`. */
+  reset(oldest: number): void {
+    this.response.end(sseReset(oldest));
+  }
+
   /**
    * Ends the stream: when it fell behind, at once and with what its client had not taken (kept, it would hold that
    * memory until taken); when the service stops, cleanly, so that its client resumes on another instance.
