@@ -10,6 +10,7 @@ import { untilHolds } from './support/until';
 class StreamReader {
   events: Array<{ id?: string; event?: string; data?: string }> = [];
   comments = 0;
+  startsAfter: number[] = [];
   ended = false;
   private readonly aborter = new AbortController();
 
@@ -33,8 +34,14 @@ class StreamReader {
         for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          if (block.startsWith(':')) this.comments += 1;
-          else this.events.push(Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)])));
+          if (block.startsWith(':')) {
+            this.comments += 1;
+            continue;
+          }
+          const fields = Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+          // An id without data names the position the stream starts after, and is no event.
+          if (fields.data === undefined) this.startsAfter.push(Number(fields.id));
+          else this.events.push(fields);
         }
       }
     } catch {
@@ -95,6 +102,26 @@ describe('GET /v1/events', () => {
     expect(JSON.parse(second.data as string).data).toEqual({ id: tom.id, name: 'Tom', categoryId: 3, status: 'available' });
     // The stream's response is the handler's own: nothing else tries to answer the request.
     expect(sut.logs().filter(({ level }) => (level as number) >= 50)).toEqual([]);
+  });
+
+  it('names the position a stream without one starts after, before any event, so that a client resuming from it misses none', async () => {
+    // Read by the feed, which streams of the test before kept running.
+    const before = await create('Before');
+    const { reader } = await open();
+    await untilHolds(() => reader.startsAfter.length === 1, 'the starting position');
+    reader.close();
+    // Created while no stream was open: a client reconnecting with the position it was given gets it.
+    const meanwhile = await create('Meanwhile');
+    const { reader: resumed } = await open('', { ...AUTH, 'last-event-id': String(reader.startsAfter[0]) });
+    await untilHolds(() => resumed.events.length === 1, 'the event created meanwhile');
+    expect(JSON.parse(resumed.events[0].data as string).data.id).toBe(meanwhile.id);
+    expect(meanwhile.id).toBeGreaterThan(before.id);
+    // It started after the last event committed when it opened, which the feed of this instance may not have read yet.
+    expect(reader.events).toEqual([]);
+    // A stream opened after a position that has no backlog names that position back.
+    const { reader: given } = await open(`?after=${resumed.events[0].id}`);
+    await untilHolds(() => given.startsAfter.length === 1, 'the position given, named back');
+    expect(given.startsAfter).toEqual([Number(resumed.events[0].id)]);
   });
 
   it('resumes after Last-Event-ID, or after, sending every event after it in order; the header wins', async () => {

@@ -249,7 +249,7 @@ describe('hardening', () => {
         expect(Object.fromEntries(response.headers)).toMatchObject({
           'access-control-allow-origin': APP_ORIGIN,
           'access-control-allow-methods': 'GET, HEAD, POST',
-          'access-control-allow-headers': 'authorization, content-type, idempotency-key, x-request-id',
+          'access-control-allow-headers': 'authorization, content-type, idempotency-key, x-request-id, last-event-id',
           'access-control-max-age': '600',
         });
         expect(response.headers.get('access-control-allow-credentials')).toBeNull();
@@ -265,6 +265,19 @@ describe('hardening', () => {
           expect.arrayContaining(['link', 'location', 'x-request-id', 'retry-after', 'ratelimit', 'ratelimit-policy', 'deprecation', 'sunset']),
         );
         expectSecurityHeaders(response);
+      });
+
+      it('lets that origin follow the event stream, resuming by Last-Event-ID', async () => {
+        const reading = new AbortController();
+        try {
+          const response = await fetch(`${cors.origin}/v1/events`, { headers: { ...AUTH, origin: APP_ORIGIN, 'last-event-id': '0' }, signal: reading.signal });
+          expect(response.status).toBe(200);
+          expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+          expect(response.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+          expect((response.headers.get('access-control-expose-headers') ?? '').split(/,\s*/)).toContain('x-request-id');
+        } finally {
+          reading.abort();
+        }
       });
 
       it('lets that origin read a 401, so that a browser app can tell a missing key from a network failure', async () => {

@@ -7,6 +7,8 @@ export type { FieldKind, FieldKindOf, FieldList, FieldOptionality, FieldSpec } f
 export { ERROR_CODES } from './lib/error-body';
 export type { ErrorBody, ErrorCode } from './lib/error-body';
 export { OPERATION_SCOPES, SCOPES } from './lib/scopes';
+export { PET_EVENT_TYPES } from './lib/pet-event';
+export type { PetEvent, PetEventType } from './lib/pet-event';
 export {
   codePointLength,
   describeProblem,

@@ -20,15 +20,19 @@ export async function checkStored(databaseUrl: string, prefix: string, report: L
   return { present: report.acknowledged.size - missing.length, missing, duplicates };
 }
 
-export interface Cluster {
+/** Instances behind HAProxy, as the tests run them. */
+export interface Instances {
   haproxy: RunningHaproxy;
   /** The running instances, by slot. */
   instances: NodeProcess[];
   ports: number[];
-  /** The database on the server itself, for the checks afterwards. */
-  databaseUrl: string;
   /** Starts a new instance in the slot (whose process has exited) and waits until HAProxy sends to it. */
   restart: (index: number) => Promise<void>;
+}
+
+export interface Cluster extends Instances {
+  /** The database on the server itself, for the checks afterwards. */
+  databaseUrl: string;
 }
 
 export interface ClusterOptions {
@@ -48,17 +52,20 @@ export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL
   const { name: database, url: databaseUrl, drop } = await createPostgresDatabase(adminUrl, 'petstore_roll');
   const server = new URL(adminUrl);
   const pgbouncer = via === 'PgBouncer' ? await startPgBouncer({ host: server.hostname, port: Number(server.port || 5432) }, await freePort()) : undefined;
-  const serviceUrl = pgbouncer ? `${pgbouncer.origin}/${database}` : databaseUrl;
-  const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
+  try {
+    const serviceUrl = pgbouncer ? `${pgbouncer.origin}/${database}` : databaseUrl;
+    await withInstances({ count: INSTANCES, env: { NODE_ENV: 'production', DATABASE_URL: serviceUrl, ...env } }, (running) => work({ ...running, databaseUrl }));
+  } finally {
+    await pgbouncer?.stop();
+    await drop();
+  }
+}
+
+/** `count` instances of the built service with `env` (the test key besides), behind HAProxy with the repository's configuration. */
+export async function withInstances({ count, env }: { count: number; env: Record<string, string> }, work: (running: Instances) => Promise<void>): Promise<void> {
+  const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const haproxyPort = await freePort();
-  const instanceEnv = (port: number) => ({
-    API_KEYS: TEST_KEY,
-    NODE_ENV: 'production',
-    DATABASE_URL: serviceUrl,
-    PORT: String(port),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${haproxyPort}/v1`,
-    ...env,
-  });
+  const instanceEnv = (port: number) => ({ API_KEYS: TEST_KEY, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${haproxyPort}/v1`, ...env });
   const instances: NodeProcess[] = [];
   let haproxy: RunningHaproxy | undefined;
   try {
@@ -72,12 +79,10 @@ export async function withCluster({ via, env = {}, adminUrl = POSTGRES_ADMIN_URL
       await waitUntilReady(instances[index]);
       await started.waitUntilUp(index + 1);
     };
-    await work({ haproxy, instances, ports, databaseUrl, restart });
+    await work({ haproxy, instances, ports, restart });
   } finally {
     await haproxy?.stop();
     await Promise.all(instances.map((instance) => stopNode(instance)));
-    await pgbouncer?.stop();
-    await drop();
   }
 }
 

@@ -1,5 +1,6 @@
 import { API_VERSION, filtersIn, type NewPet, type Pet, type PetStatus } from '@petstore/contract';
 import { AbortError, ConnectionError, createApiError, PetstoreApiError, TimeoutError } from './errors';
+import { type EventsOptions, type EventsParams, followEvents, type OpenStream, type StreamedEvent } from './event-stream';
 import { newIdempotencyKey } from './idempotency-key';
 import { nextCursorFrom } from './link-header';
 import { LOCAL_BASE_URL, type PetstoreClientOptions, type PetstoreLogger } from './options';
@@ -208,6 +209,41 @@ export class PetstoreClient {
     return parseBody<Pet>(received);
   }
 
+  /**
+   * Every event from now on (or after `after`), as the service streams them, for as long as you iterate: the stream
+   * is opened again with backoff whenever it drops (an instance stopping, a network failure, a 429 or 5xx), after the
+   * last event yielded, so that none is missed and none yielded twice. Ends with an {@link AbortError} when `signal`
+   * aborts; a `break` closes it. Throws an {@link EventsResetError} when events after `after` are no longer kept, and
+   * the service's refusal (401, 403, 400) as for any call. New in 1.2.0: a service of an earlier version answers 404.
+   * @example
+   * ```ts
+   * const controller = new AbortController();
+   * for await (const event of petstore.events({}, { signal: controller.signal })) {
+   *   console.log(event.id, event.type, event.data.name);
+   * }
+   * ```
+   */
+  events(params: EventsParams = {}, options: EventsOptions = {}): AsyncGenerator<StreamedEvent, void, undefined> {
+    const open: OpenStream = (after, signal) =>
+      this.#fetch(this.url('/events', { after }), {
+        method: 'GET',
+        headers: {
+          accept: 'text/event-stream',
+          authorization: `Bearer ${this.#apiKey}`,
+          ...(this.#userAgent === undefined ? {} : { 'user-agent': this.#userAgent }),
+        },
+        // The position travels in the query rather than Last-Event-ID: no header beyond Authorization for a
+        // cross-origin page to have allowed, and any proxy passes it.
+        cache: 'no-store',
+        signal,
+      });
+    return followEvents(open, params, options, {
+      openTimeoutMs: this.timeoutMs,
+      maxRetryDelayMs: this.maxRetryDelayMs,
+      unreachable: (error) => this.unreachable(error),
+    });
+  }
+
   private resolve(options: RequestOptions): Resolved {
     return {
       signal: options.signal ?? null,
@@ -270,14 +306,19 @@ export class PetstoreClient {
     } catch (error) {
       if (timedOut) throw new TimeoutError(timeoutMs);
       if (signal?.aborted) throw new AbortError({ cause: signal.reason });
-      const failure = describeFailure(error);
-      const redacted = this.redact(failure);
-      // The original error is kept as the cause for debugging, unless it quotes the key.
-      throw new ConnectionError(`Could not reach ${new URL(this.baseUrl).origin}: ${redacted}`, redacted === failure ? { cause: error } : {});
+      throw this.unreachable(error);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** A failure to reach the service, as a ConnectionError that never quotes the key. */
+  private unreachable(error: unknown): ConnectionError {
+    const failure = describeFailure(error);
+    const redacted = this.redact(failure);
+    // The original error is kept as the cause for debugging, unless it quotes the key.
+    return new ConnectionError(`Could not reach ${new URL(this.baseUrl).origin}: ${redacted}`, redacted === failure ? { cause: error } : {});
   }
 
   private url(path: string, query: Call['query'] = {}): string {

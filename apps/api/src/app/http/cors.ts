@@ -3,8 +3,8 @@ import type { FastifyCorsOptions } from '@fastify/cors';
 import type { AppConfig } from '../config/app-config';
 import { declareRouteRules } from './route-rules';
 
-/** Request headers a browser may send cross-origin. */
-const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-request-id'] as const;
+/** Request headers a browser may send cross-origin (Last-Event-ID: a page resuming the event stream by header). */
+const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'x-request-id', 'last-event-id'] as const;
 
 /** Response headers a browser script may read cross-origin. */
 const CORS_EXPOSED_HEADERS = [

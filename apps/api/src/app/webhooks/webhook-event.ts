@@ -1,17 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Pet } from '@petstore/contract';
+import { PET_EVENT_TYPES, type Pet, type PetEvent, type PetEventType } from '@petstore/contract';
 import type { ValueTransformer } from 'typeorm';
 
-/** The events an endpoint can receive. */
-export const WEBHOOK_EVENT_TYPES = ['pet.created'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** The body of every message: the event's type, when it happened (RFC 3339), and its data. */
-export interface WebhookEvent {
-  type: WebhookEventType;
-  timestamp: string;
-  data: Pet;
-}
+/** The events an endpoint can receive: every event there is. */
+export const WEBHOOK_EVENT_TYPES = PET_EVENT_TYPES;
+export type WebhookEventType = PetEventType;
 
 /**
  * `webhook-id` of a message: the same on every attempt of it, and unique across every message (Standard Webhooks), so
@@ -26,7 +19,7 @@ export const newMessageTag = () => randomBytes(8).toString('hex');
 
 /** The body as sent, the same bytes on every attempt: the pet as its 201 answered it, fields in the interface's order. */
 export function eventBody(type: WebhookEventType, createdAt: number, pet: Pet): string {
-  const event: WebhookEvent = { type, timestamp: new Date(createdAt).toISOString(), data: pet };
+  const event: PetEvent = { type, timestamp: new Date(createdAt).toISOString(), data: pet };
   return JSON.stringify(event);
 }
 

@@ -88,18 +88,24 @@ describe(EventFeed.name, () => {
     expect(warnings).not.toHaveBeenCalled();
   });
 
-  it('starts afresh when a stream opens after every stream closed: nothing created meanwhile, reading again', async () => {
-    const first = await opened(undefined, new Recorded());
-    first.close();
-    // The next poll finds none open.
-    await sleep(50);
+  it('starts a stream without a position after every event committed before it opened, read by the feed or not', async () => {
+    // The feed runs for another stream, and has likely not read the three created just before the second opens.
+    const running = await opened(undefined, new Recorded());
     await create(3);
     const stream = new Recorded();
     await opened(undefined, stream);
     await create();
     await untilHolds(() => stream.events.length === 1, 'the next event');
+    running.close();
+    // And once the feed has stopped for want of streams.
+    await create(2);
+    const afterPause = new Recorded();
+    await opened(undefined, afterPause);
+    await create();
+    await untilHolds(() => afterPause.events.length === 1, 'the next event after a pause');
     await sleep(50);
-    expect(stream.positions).toEqual([4]);
+    expect(stream.positions).toEqual([4, 5, 6, 7]);
+    expect(afterPause.positions).toEqual([7]);
   });
 
   it('resumes after a position: from the log when it is further back than the recent events, else from them', async () => {
@@ -260,7 +266,7 @@ describe(EventFeed.name, () => {
   });
 
   it('gives every stream exactly the events after its position, in order, while pets are created and streams open and close', async () => {
-    const streams: Array<{ after: number; recorded: Recorded; close?: () => void; closedAt?: number }> = [];
+    const streams: Array<{ after: number; atOpen: number; from?: number; recorded: Recorded; close?: () => void; closedAt?: number }> = [];
     let writing = true;
     let committed = 0;
     const writer = (async () => {
@@ -278,7 +284,7 @@ describe(EventFeed.name, () => {
       const choices = [0, Math.floor(committed / 2), Math.max(0, committed - 2), committed, undefined];
       const after = choices[turn % choices.length];
       const recorded = new Recorded();
-      const stream = { after: after ?? -1, recorded, close: undefined as undefined | (() => void), closedAt: undefined as number | undefined };
+      const stream = { after: after ?? -1, atOpen: committed, from: undefined as number | undefined, recorded, close: undefined as undefined | (() => void), closedAt: undefined as number | undefined };
       streams.push(stream);
       void feed.open(after, recorded).then((result) => {
         if (result.kind !== 'stream') {
@@ -286,6 +292,7 @@ describe(EventFeed.name, () => {
           throw new Error(`a reset for ${after}`);
         }
         stream.close = result.close;
+        stream.from = result.from;
         if (turn % 4 === 0) setTimeout(() => {
           stream.closedAt = recorded.events.length;
           result.close();
@@ -295,12 +302,15 @@ describe(EventFeed.name, () => {
     }
     await writer;
     const end = created;
-    await untilHolds(() => streams.every(({ recorded, closedAt }) => closedAt !== undefined || recorded.positions.at(-1) === end), 'every open stream at the end');
+    await untilHolds(() => streams.every(({ recorded, closedAt, from }) => closedAt !== undefined || (recorded.positions.at(-1) ?? from) === end), 'every open stream at the end');
 
-    for (const { after, recorded, closedAt } of streams) {
+    for (const { after, atOpen, from, recorded, closedAt } of streams) {
       const positions = recorded.positions;
-      // Without a position, it starts wherever the last event was when it opened.
-      const from = after === -1 ? (positions[0] ?? end + 1) - 1 : after;
+      // Without a position, it starts after the last event committed when it opened, and says where that was.
+      if (from === undefined) throw new Error('a stream never opened');
+      // Given none, every create answered before it opened is behind it.
+      if (after === -1) expect(from).toBeGreaterThanOrEqual(atOpen);
+      else expect(from).toBe(after);
       expect(positions).toEqual(range(from, from + positions.length));
       if (closedAt === undefined) expect(positions.at(-1) ?? from).toBe(end);
       for (const event of recorded.events) expect(event.pet.name).toBe(`Pet ${event.pet.id}`);

@@ -16,7 +16,8 @@ export interface FeedSubscriber {
 
 /** What opening a stream after a position comes to. */
 export type Opened =
-  | { kind: 'stream'; close: () => void }
+  /** `from`: the position the stream starts after, its events all later. */
+  | { kind: 'stream'; from: number; close: () => void }
   /** Events after the position asked for are no longer kept (or were never given): `oldest` is the oldest kept. */
   | { kind: 'reset'; oldest: number };
 
@@ -79,8 +80,10 @@ export class EventFeed implements BeforeApplicationShutdown {
     if (this.stopping) throw new Error('The event feed is stopping');
     const subscription: Subscription = { subscriber, last: 0, live: false };
     this.subscriptions.add(subscription);
+    let from: number;
     try {
-      const from = after ?? (await this.start());
+      // Not the feed's last, which may be a poll behind: a stream starts after what is committed when it opens.
+      from = after ?? (await this.log.bounds()).last;
       if (!this.fromRecent(from)) {
         const { oldest, last } = await this.log.bounds();
         // Kept: every event after `from`, from the oldest on (or, with none kept, the next to come). A position beyond
@@ -98,7 +101,7 @@ export class EventFeed implements BeforeApplicationShutdown {
       this.subscriptions.delete(subscription);
       throw error;
     }
-    return { kind: 'stream', close: () => this.remove(subscription) };
+    return { kind: 'stream', from, close: () => this.remove(subscription) };
   }
 
   /** Ends every stream: they resume on another instance. The next poll, finding none open, stops. */

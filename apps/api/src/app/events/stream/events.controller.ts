@@ -77,7 +77,8 @@ export class EventsController {
       const opened = await this.feed.open(after, stream);
       if (opened.kind === 'reset') return stream.use().reset(opened.oldest);
       closeFeed = opened.close;
-      stream.use();
+      // Its backlog delivered nothing yet: its client learns where it starts (events delivered carry their own ids).
+      if (!stream.started) stream.use().startsAfter(opened.from);
       if (reply.raw.destroyed) opened.close();
     } catch (error) {
       if (!stream.started) throw error;

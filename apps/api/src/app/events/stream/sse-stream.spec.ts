@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PetStatus } from '@petstore/contract';
 import type { LoggedEvent } from '../log/pet-event-log';
-import { KEEP_ALIVE, SseStream, sseEvent, sseReset, type StreamLimits } from './sse-stream';
+import { KEEP_ALIVE, SseStream, sseEvent, ssePosition, sseReset, type StreamLimits } from './sse-stream';
 import { untilHolds } from '../../../../test/support/until';
 
 const event = (position: number, name = `Pet ${position}`): LoggedEvent => ({
@@ -74,6 +74,15 @@ describe(SseStream.name, () => {
     );
     expect(sseEvent(event(7))).toMatch(/^id: 7\nevent: pet.created\ndata: \{[^\n]*\}\n\n$/);
     expect(sseReset(12)).toBe('event: reset\ndata: {"oldest":12}\n\n');
+  });
+
+  it('names the position it starts after as an id without data, which no client takes for an event', async () => {
+    const { body, sse } = await open();
+    sse.startsAfter(40);
+    sse.deliver([event(41)]);
+    await untilHolds(() => body().split('\n\n').length === 4, 'the position and the event');
+    expect(body().split('\n\n').slice(0, 2)).toEqual([': keep-alive', 'id: 40']);
+    expect(ssePosition(9)).toBe('id: 9\n\n');
   });
 
   it('writes a comment every keep-alive period, and stops once the client is gone', async () => {

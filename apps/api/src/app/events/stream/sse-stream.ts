@@ -10,6 +10,12 @@ export const KEEP_ALIVE = ': keep-alive\n\n';
 export const sseEvent = ({ position, type, createdAt, pet }: LoggedEvent): string =>
   `id: ${position}\nevent: ${type}\ndata: ${eventBody(type, createdAt, pet)}\n\n`;
 
+/**
+ * The position a stream starts after, as an id without data: no event, but a client (a browser's EventSource too)
+ * that reconnects before the first event resumes from there, missing none created meanwhile.
+ */
+export const ssePosition = (position: number): string => `id: ${position}\n\n`;
+
 /** The events after the position asked for are gone: the oldest position kept, to start again from. */
 export const sseReset = (oldest: number): string => `event: reset\ndata: ${JSON.stringify({ oldest })}\n\n`;
 
@@ -58,6 +64,11 @@ export class SseStream implements FeedSubscriber {
     this.response.write(events.map(sseEvent).join(''));
     // Stryker disable next-line EqualityOperator: a byte either way at the bound, which no client tells apart
     return this.response.writableLength <= this.limits.maxUnsentBytes;
+  }
+
+  /** Names the position the stream starts after; written before any event, as a later one would send its client back. */
+  startsAfter(position: number): void {
+    this.response.write(ssePosition(position));
   }
 
   /** Says that the events after the position asked for are gone, and ends: its client starts again from `oldest`. */
