@@ -9,7 +9,7 @@ export default defineConfig({
   platform: 'node',
   target: 'node20',
   tsconfig: 'apps/cli/tsconfig.app.json',
-  noExternal: ['@petstore/client', 'commander'],
+  noExternal: ['@petstore/client', 'commander', 'standardwebhooks'],
   banner: { js: '#!/usr/bin/env node' },
   clean: true,
 });

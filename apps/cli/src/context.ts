@@ -7,10 +7,12 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: Readonly<Record<string, string | undefined>>;
+  /** Aborted by Ctrl-C (or SIGTERM): a command that runs until stopped ends cleanly then. */
+  signal?: AbortSignal;
 }
 
 /** The operations the commands use, so that a test may hand in a fake as well as a client with a fake `fetch`. */
-export type PetstoreApi = Pick<PetstoreClient, 'listPets' | 'iteratePets' | 'createPet' | 'getPet'>;
+export type PetstoreApi = Pick<PetstoreClient, 'listPets' | 'iteratePets' | 'createPet' | 'getPet' | 'events'>;
 
 export type ClientFactory = (options: PetstoreClientOptions) => PetstoreApi;
 

@@ -1,4 +1,4 @@
-import { ForbiddenError, PetstoreApiError, type PetstoreError, UnauthorizedError } from '@petstore/client';
+import { EventsResetError, ForbiddenError, PetstoreApiError, type PetstoreError, UnauthorizedError } from '@petstore/client';
 import { OPERATION_SCOPES, type OperationId } from '@petstore/contract';
 
 /** What a command connected for: the operation it calls, the words that run it and where its API key came from. */
@@ -15,6 +15,12 @@ export interface Connection {
  * which means nothing at a shell. Anything else is the service's message, or the client's for a network failure.
  */
 export function describeFailure(error: PetstoreError, connection: Connection | undefined): string {
+  if (error instanceof EventsResetError) {
+    return (
+      `error: the service no longer keeps the events after ${error.after} (the oldest it keeps is ${error.oldest}); ` +
+      `run again with --after ${error.oldest - 1} for every event it keeps, or without --after for new ones only\n`
+    );
+  }
   if (!(error instanceof PetstoreApiError)) return `error: ${error.message}\n`;
   const outcome = `(${error.code}, HTTP ${error.status})`;
   if (connection && error instanceof UnauthorizedError) {

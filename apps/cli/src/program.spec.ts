@@ -193,6 +193,7 @@ describe(run.name, () => {
       iteratePets: jest.fn(),
       createPet: jest.fn(),
       getPet: jest.fn(),
+      events: jest.fn(),
     };
 
     const code = await run(['pets', 'list'], out, () => client);

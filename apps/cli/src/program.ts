@@ -1,6 +1,7 @@
 import { LOCAL_BASE_URL, PetstoreError } from '@petstore/client';
 import { API_VERSION, type OperationId } from '@petstore/contract';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { registerEventsCommands } from './commands/events';
 import { registerPetsCommands } from './commands/pets';
 import type { CliIo, ClientFactory, PetstoreApi } from './context';
 import { inCliWords } from './deprecation-words';
@@ -46,14 +47,16 @@ function createCli(io: CliIo, createClient: ClientFactory): Cli {
   program.on('option:api-key', (key: string) => secrets.add(key));
 
   const cli: Cli = { program };
-  registerPetsCommands(program, {
+  const context = {
     io: safeIo,
-    connect: (command, operation) => {
+    connect: (command: Command, operation: OperationId) => {
       const { client, connection } = connect(command, operation, safeIo, createClient);
       cli.connection = connection;
       return client;
     },
-  });
+  };
+  registerPetsCommands(program, context);
+  registerEventsCommands(program, context);
   pointToHelp(program);
   return cli;
 }

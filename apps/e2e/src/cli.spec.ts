@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { freePort, type NodeProcess, readTextTable, spawnService, waitUntilLive } from '@petstore/testing';
+import { freePort, type NodeProcess, readTextTable, spawnService, startWebhookReceiver, waitUntilLive } from '@petstore/testing';
+import { Webhook } from 'standardwebhooks';
 import { API_VERSION } from '@petstore/contract';
 import { TEST_KEY } from './support/test-key';
 
@@ -334,6 +335,54 @@ describe('the petstore CLI', () => {
         stdout: '',
         stderr: "error: no API key: set PETSTORE_API_KEY to your key (or pass --api-key)\nRun 'petstore pets list --help' for usage.\n",
       });
+    });
+  });
+
+  describe('events listen', () => {
+    it('prints each pet created as a JSON line and forwards it signed, verifiable with the secret it printed; Ctrl-C ends it with 0', async () => {
+      const hooks = await startWebhookReceiver();
+      const child = spawn(process.execPath, [BUILT_CLI, 'events', 'listen', '--json', '--forward-to', hooks.url], {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      try {
+        for (const deadline = Date.now() + 30_000; !stderr.includes('Listening for events'); await sleep(20)) {
+          if (Date.now() > deadline || child.exitCode !== null) throw new Error(`never listening:\n${stderr}`);
+        }
+        const names = ['Ada', 'Bix', 'Cyd'];
+        for (const name of names) {
+          const created = await fetch(`${service.origin}/v1/pets`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ name, categoryId: 2 }),
+          });
+          expect(created.status).toBe(201);
+        }
+        expect(await hooks.waitFor(() => hooks.received.length === 3)).toBe(true);
+        for (const deadline = Date.now() + 30_000; stdout.split('\n').length <= 3 && Date.now() < deadline; await sleep(20));
+        child.kill('SIGINT');
+        expect(await exited).toBe(0);
+
+        const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; type: string; data: { name: string } });
+        expect(lines.map(({ type, data }) => [type, data.name])).toEqual(names.map((name) => ['pet.created', name]));
+        expect(lines.every(({ id }, index) => index === 0 || id > lines[index - 1].id)).toBe(true);
+        const secret = /shown once: (whsec_\S+)/.exec(stderr)?.[1] as string;
+        for (const [index, delivery] of hooks.received.entries()) {
+          const { id, ...body } = lines[index];
+          expect(new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>)).toEqual(body);
+          expect(delivery.webhookId).toBe(`msg_stream_${id}`);
+        }
+        expect(stderr).toMatch(new RegExp(`-> ${lines[2].id} forwarded: 204 in \\d+ ms\n$`));
+        expect(stdout + stderr).not.toContain(TEST_KEY);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+        await hooks.close();
+      }
     });
   });
 });

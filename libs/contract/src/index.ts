@@ -25,7 +25,7 @@ export {
   SAFE_ID_RULE,
 } from './lib/new-pet-rules';
 export type { FieldProblem, FieldRule, NewPetFieldProblems, NewPetProblems } from './lib/new-pet-rules';
-export { CURSOR_RULE, IDEMPOTENCY_KEY_RULE } from './lib/request-rules';
+export { CURSOR_RULE, EVENT_POSITION_RULE, IDEMPOTENCY_KEY_RULE } from './lib/request-rules';
 export { CATEGORY_FILTER_RULE, NAME_SEARCH_RULE, nameSearchKey } from './lib/pet-search';
 export { filterEntries, filterFieldOf, filtersIn, PET_FILTERS, passesFilters, sameFilters } from './lib/pet-filters';
 export type { FilterSpec, PetFilterName, PetFilters } from './lib/pet-filters';

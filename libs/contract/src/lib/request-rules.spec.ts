@@ -1,4 +1,4 @@
-import { CURSOR_RULE, IDEMPOTENCY_KEY_RULE } from './request-rules';
+import { CURSOR_RULE, EVENT_POSITION_RULE, IDEMPOTENCY_KEY_RULE } from './request-rules';
 
 describe('the rules of a request', () => {
   describe('CURSOR_RULE', () => {
@@ -50,6 +50,14 @@ describe('the rules of a request', () => {
         'Idempotency-Key must contain only visible ASCII characters (! to ~, no spaces)',
       );
       expect(IDEMPOTENCY_KEY_RULE.refusal('Idempotency-Key', 'a'.repeat(256))).toBe('Idempotency-Key must be at most 255 characters (it has 256)');
+    });
+  });
+
+  describe('EVENT_POSITION_RULE', () => {
+    it('accepts every position from 0 to 2^53 - 1, and nothing else', () => {
+      expect([0, 1, Number.MAX_SAFE_INTEGER].map((position) => EVENT_POSITION_RULE.accepts(position))).toEqual([true, true, true]);
+      expect([-1, 1.5, Number.MAX_SAFE_INTEGER + 1, '3', Number.NaN].map((position) => EVENT_POSITION_RULE.accepts(position))).toEqual([false, false, false, false, false]);
+      expect(EVENT_POSITION_RULE.refusal('--after', -1)).toBe(`--after must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
     });
   });
 });

@@ -1,5 +1,5 @@
-import { CURSOR_LENGTH, IDEMPOTENCY_KEY_LENGTH } from './interface';
-import { codePointLength, type FieldProblem, type FieldRule, fieldRule } from './new-pet-rules';
+import { CURSOR_LENGTH, IDEMPOTENCY_KEY_LENGTH, MAX_ID } from './interface';
+import { codePointLength, type FieldProblem, type FieldRule, fieldRule, wholeNumberRule } from './new-pet-rules';
 
 // The rules of the two opaque strings a request may carry, listPets' `cursor` and createPet's `Idempotency-Key`: the
 // bounds the service holds them to (pets/pet-cursor.ts, pets/idempotency/idempotency-key.ts), so that a client or the
@@ -31,3 +31,9 @@ export const CURSOR_RULE: FieldRule = textRule(CURSOR_LENGTH.max, 'base64url', /
 
 /** createPet's `Idempotency-Key`: 1 to 255 visible ASCII characters (%x21-7E), so no spaces. */
 export const IDEMPOTENCY_KEY_RULE: FieldRule = textRule(IDEMPOTENCY_KEY_LENGTH.max, 'visibleAscii', /^[\x21-\x7e]*$/);
+
+/**
+ * An event's position, as `Last-Event-ID` or `after` name one to resume after: a whole number from 0 (0: every event
+ * kept) to 2^53 - 1.
+ */
+export const EVENT_POSITION_RULE: FieldRule = wholeNumberRule(0, MAX_ID, { jsonNumber: false });
