@@ -293,6 +293,41 @@ interface AxeViolation {
     expect(await storedNamed(cats)).toEqual([expect.objectContaining({ name: cats, categoryId: 8, status: 'available' })]);
   });
 
+  it('shows pets added elsewhere without a reload, said politely: at once when every page is shown, else in a notice that shows them', async () => {
+    // More than a page of its own search, whatever the suite stored: the notice's case.
+    await seed(21, 'available', 'Noticed');
+    await open(service.origin, '/storefront/?name=Elsewhere');
+    // The stream starts after what is stored when its response starts: a pet created before would never come.
+    const streaming = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/events');
+    await connect();
+    await page.getByText('No pets match.').waitFor();
+    expect((await streaming).status()).toBe(200);
+    // Gone at a reload.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+
+    expect((await postPet(service.origin, { name: 'Elsewhere Rex', categoryId: 9 })).status).toBe(201);
+    await page.getByRole('cell', { name: 'Elsewhere Rex' }).waitFor();
+    const news = page.getByText('Elsewhere Rex was added.');
+    expect(await news.getAttribute('aria-live')).toBe('polite');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await accessibilityViolations()).toEqual([]);
+
+    await page.getByLabel('Search by name').fill('Noticed');
+    await listed(Array.from({ length: 20 }, (_, index) => `Noticed ${index + 1}`));
+    expect((await postPet(service.origin, { name: 'Noticed new', categoryId: 9 })).status).toBe(201);
+    const notice = page.getByRole('button', { name: '1 new pet' });
+    await notice.waitFor();
+    expect(await notice.evaluate((button) => button.closest('[aria-live]')?.getAttribute('aria-live'))).toBe('polite');
+    expect(await accessibilityViolations()).toEqual([]);
+    await notice.click();
+    // The rest of the search listed, and the person taken to the new pet, where it belongs: last.
+    await page.waitForFunction(() => document.activeElement?.closest('tr')?.textContent?.includes('Noticed new'));
+    expect((await table()).map(([, name]) => name)).toEqual([...Array.from({ length: 21 }, (_, index) => `Noticed ${index + 1}`), 'Noticed new']);
+    expect(await page.getByRole('button', { name: /new pet|Load more/ }).count()).toBe(0);
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
+    expect(await accessibilityViolations()).toEqual([]);
+  });
+
   it.each([
     ['an empty form', '', '', ['Enter a name.', 'Enter a category.']],
     ['a name of whitespace', '   ', '1', ['Enter a name: spaces alone do not count.']],

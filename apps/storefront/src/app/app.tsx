@@ -6,6 +6,7 @@ import { type Connection, forgetConnection, saveConnection, savedConnection } fr
 import { clientOf, connectionState } from './connection-state';
 import { PetsSection } from './pets-section';
 import { changedFilters, filtersInUrl, typedFilters, urlWithFilters } from './list-filters';
+import { useLivePets } from './use-live-pets';
 import { usePetList } from './use-pet-list';
 
 /** The storefront: connect with a key, browse the pets, add one; everything through @petstore/client. */
@@ -25,6 +26,8 @@ export function App() {
   const { client } = opened;
   const list = usePetList(client, filters);
   const state = connectionState(opened, list);
+  // Pets added elsewhere, followed once the key works, whatever the filters: the list decides what to do with each.
+  const following = useLivePets(client, state.kind === 'connected', { onPet: list.arrived, onMissed: list.reload });
 
   // Back and forward move through the filters chosen on this page.
   useEffect(() => {
@@ -71,7 +74,7 @@ export function App() {
         {client && state.kind === 'connected' && (
           <>
             <AddPetSection key={`form ${connections}`} client={client} onCreated={list.added} />
-            <PetsSection key={`list ${moves}`} list={list} filters={filters} onFiltersChange={filter} />
+            <PetsSection key={`list ${moves}`} list={list} following={following} filters={filters} onFiltersChange={filter} />
           </>
         )}
       </main>

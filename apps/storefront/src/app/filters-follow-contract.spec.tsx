@@ -40,8 +40,9 @@ describe('a filter added to PET_FILTERS', () => {
   });
 
   describe('in the list', () => {
-    const list: PetList = { pets: [], more: false, loading: false, answered: true, loadMore: jest.fn(), added: jest.fn() };
-    const show = (filters: PetFilters, onFiltersChange = jest.fn()) => render(<PetsSection list={list} filters={filters} onFiltersChange={onFiltersChange} />);
+    const list: PetList = { pets: [], more: false, loading: false, answered: true, waiting: [], loadMore: jest.fn(), added: jest.fn(), arrived: jest.fn(), showWaiting: jest.fn(), reload: jest.fn() };
+    const show = (filters: PetFilters, onFiltersChange = jest.fn()) =>
+      render(<PetsSection list={list} following={{ kind: 'quiet' }} filters={filters} onFiltersChange={onFiltersChange} />);
 
     it('is a box when typed, a select of its values when a choice, each labelled by its field', () => {
       const { container } = show({});

@@ -1,13 +1,16 @@
 import { fieldEntries, filterEntries, filterFieldOf, type Pet, PET_FIELDS, type PetFilters } from '@petstore/contract';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Alert, ChoiceOptions } from './controls';
 import { describeError } from './describe-error';
 import { filterLabel, isChoice } from './list-filters';
+import { LiveNews } from './live-news';
 import { SearchFields } from './search-fields';
+import type { Following } from './use-live-pets';
 import type { PetList } from './use-pet-list';
 
 interface Props {
   list: PetList;
+  following: Following;
   filters: PetFilters;
   /** Only the filters the person changed, each with its value (undefined: none), to be made to the latest filters. */
   onFiltersChange(change: PetFilters): void;
@@ -24,6 +27,9 @@ const CHOICES = filterEntries().flatMap(([filter, spec]) => {
   return field.kind === 'choice' ? [{ filter, spec, values: field.values }] : [];
 });
 
+/** Focuses a row as it gets this ref: the first new pet, once the notice has listed it (focus() scrolls it into view). */
+const focusRow = (row: HTMLTableRowElement | null) => row?.focus();
+
 function summary({ pets, more, loading, error }: PetList, filters: PetFilters): string {
   if (loading) return 'Loading pets…';
   if (error !== undefined) return '';
@@ -39,8 +45,10 @@ function summary({ pets, more, loading, error }: PetList, filters: PetFilters): 
 }
 
 /** The pets, a page at a time, with a control per filter of the contract's (PET_FILTERS). */
-export function PetsSection({ list, filters, onFiltersChange }: Props) {
+export function PetsSection({ list, following, filters, onFiltersChange }: Props) {
   const id = useId();
+  // The pet the notice of new pets took the person to: its row may hold focus (tabIndex -1), for them to read on from.
+  const [reached, setReached] = useState<number>();
   return (
     <section aria-labelledby={`${id}-heading`} className="panel pets">
       <h2 id={`${id}-heading`}>Pets</h2>
@@ -59,6 +67,7 @@ export function PetsSection({ list, filters, onFiltersChange }: Props) {
         </div>
       ))}
       <Alert>{list.error !== undefined && describeError(list.error)}</Alert>
+      <LiveNews list={list} following={following} onShown={(first) => setReached(first.id)} />
       <div className="table-frame">
         <table aria-busy={list.loading} aria-describedby={`${id}-summary`}>
           <thead>
@@ -73,7 +82,7 @@ export function PetsSection({ list, filters, onFiltersChange }: Props) {
           <tbody>
             {list.pets.map((pet) => (
               // data-label: each cell's column, shown beside it where a narrow screen stacks the row (styles.css).
-              <tr key={pet.id}>
+              <tr key={pet.id} tabIndex={pet.id === reached ? -1 : undefined} ref={pet.id === reached ? focusRow : undefined}>
                 {COLUMNS.map(([field, spec]) =>
                   field === TITLE ? (
                     <td key={field} className="name">

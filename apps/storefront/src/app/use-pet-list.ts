@@ -1,9 +1,10 @@
 import type { PetstoreClient } from '@petstore/client';
-import { passesFilters, type Pet, type PetFilters, sameFilters } from '@petstore/contract';
+import { LIST_LIMIT, passesFilters, type Pet, type PetFilters, sameFilters } from '@petstore/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { filtersKey } from './list-filters';
 
 export interface PetList {
+  /** The pages shown, with the pets added here and, once every page is shown, those added elsewhere. */
   pets: Pet[];
   /** Another page exists: "Load more" asks for it. */
   more: boolean;
@@ -15,6 +16,19 @@ export interface PetList {
   loadMore(): void;
   /** A pet created on this page: listed at once when it passes the filters. */
   added(pet: Pet): void;
+  /**
+   * A pet created anywhere (the event stream), this page too: when it passes the filters, listed once every page is
+   * shown, since new pets come last; until then it waits.
+   */
+  arrived(pet: Pet): void;
+  /** Pets added elsewhere that pass the filters, not shown: their place is after pages not loaded yet. */
+  waiting: Pet[];
+  /** The last pet added elsewhere that was listed at once when it came, to announce. */
+  arrival?: Pet;
+  /** Loads every page left, so that the waiting pets are shown; true once they are. */
+  showWaiting(): Promise<boolean>;
+  /** Lists afresh from the first page: events were missed, and the service's list is the truth. */
+  reload(): void;
 }
 
 /** By id, each once: pages and pets added here meet in the order the service lists them. */
@@ -30,6 +44,10 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
   const [answered, setAnswered] = useState(false);
   const [error, setError] = useState<unknown>();
   const [listed, setListed] = useState({ client, filters });
+  const [live, setLive] = useState<Pet[]>([]);
+  const [arrival, setArrival] = useState<Pet>();
+  // Counts reloads: each lists afresh from the first page.
+  const [round, setRound] = useState(0);
   // Cancelled when the client or a filter changes: an answer to the list before is dropped, never merged. So a search
   // typed on is one request at a time, the one for the latest text.
   const current = useRef<AbortController>(undefined);
@@ -42,22 +60,32 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
     setCursor(null);
     setError(undefined);
     setLoading(client !== undefined);
+    setLive([]);
+    setArrival(undefined);
     if (listed.client !== client) setAnswered(false);
   }
 
+  /** The pages from `from` on: one, or every one left to the last (as few requests as the service allows). */
   const load = useCallback(
-    async (from: string | null) => {
+    async (from: string | null, toTheEnd = false): Promise<boolean> => {
       const signal = current.current?.signal;
-      if (!client || !signal) return;
+      if (!client || !signal) return false;
       setLoading(true);
       setError(undefined);
       try {
-        const page = await client.listPets({ ...filters, cursor: from }, { signal });
-        setPets((shown) => (from === null ? page.pets : merged(shown, page.pets)));
-        setCursor(page.nextCursor);
-        setAnswered(true);
+        let next = from;
+        do {
+          const first = next === null;
+          const page = await client.listPets({ ...filters, cursor: next, limit: toTheEnd ? LIST_LIMIT.max : undefined }, { signal });
+          setPets((shown) => (first ? page.pets : merged(shown, page.pets)));
+          setCursor(page.nextCursor);
+          setAnswered(true);
+          next = page.nextCursor;
+        } while (toTheEnd && next !== null);
+        return true;
       } catch (failure) {
         if (!signal.aborted) setError(failure);
+        return false;
       } finally {
         if (!signal.aborted) setLoading(false);
       }
@@ -70,11 +98,22 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
     current.current = controller;
     void load(null);
     return () => controller.abort();
-  }, [load]);
+  }, [load, round]);
 
   const loadMore = useCallback(() => {
     if (cursor !== null && !loading) void load(cursor);
   }, [cursor, loading, load]);
+
+  const showWaiting = useCallback(async () => {
+    if (cursor === null) return true;
+    return !loading && load(cursor, true);
+  }, [cursor, loading, load]);
+
+  const reload = useCallback(() => {
+    setLive([]);
+    setArrival(undefined);
+    setRound((count) => count + 1);
+  }, []);
 
   const added = useCallback(
     (pet: Pet) => {
@@ -83,5 +122,20 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
     [key],
   );
 
-  return { pets, more: cursor !== null, loading, answered, error, loadMore, added };
+  // New pets come last: with every page shown they are listed, otherwise the pages before them are still to load.
+  const more = cursor !== null;
+  const shown = more || live.length === 0 ? pets : merged(pets, live);
+  const waiting = more ? live.filter((pet) => !pets.some(({ id }) => id === pet.id)) : [];
+
+  const arrived = useCallback(
+    (pet: Pet) => {
+      // Already listed (added on this page, whose form told first) or waiting: nothing new to show or say.
+      if (!passesFilters(pet, filters) || [...pets, ...live].some(({ id }) => id === pet.id)) return;
+      setLive((before) => merged(before, [pet]));
+      setArrival(more ? undefined : pet);
+    },
+    [key, pets, live, more],
+  );
+
+  return { pets: shown, more, loading, answered, error, loadMore, added, arrived, waiting, arrival, showWaiting, reload };
 }
