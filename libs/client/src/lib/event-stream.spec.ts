@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
@@ -112,6 +113,51 @@ describe('PetstoreClient.events', () => {
     expect(taken.map(({ id }) => id)).toEqual([41, 42, 43]);
     expect(changes.map(({ state }) => state)).toEqual(['open', 'reconnecting', 'open']);
     expect(changes[1]).toEqual({ state: 'reconnecting', error: expect.any(ConnectionError), delayMs: expect.any(Number), attempt: 1 });
+    expect((changes[1] as Extract<ConnectionChange, { state: 'reconnecting' }>).error.message).toBe('The service ended the event stream.');
+  });
+
+  it('moves its position on past events of types it passes over, so that a reconnect does not send them back', async () => {
+    const { taken } = follow(client());
+    const first = await service.next();
+    stream(first.response, event(1, 'pet.renamed') + event(2, 'pet.renamed') + event(3, 'pet.renamed'));
+    first.response.end();
+    const second = await service.next();
+    expect(second.request.url).toBe('/v1/events?after=3');
+    stream(second.response, event(4));
+    await until(() => taken.length === 1, 'the event after');
+    expect(taken).toEqual([expected(4)]);
+  });
+
+  it('reads an event split anywhere between pieces of the stream, a character of its name too', async () => {
+    const { taken } = follow(client());
+    const first = await service.next();
+    const bytes = Buffer.from(`id: 5\nevent: pet.created\ndata: ${body(5).replace('Pet 5', 'Zoë 🐕')}\n\n`);
+    const split = bytes.indexOf(Buffer.from('🐕')) + 2;
+    first.response.writeHead(200, { 'content-type': 'text/event-stream' });
+    first.response.write(bytes.subarray(0, split));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    first.response.write(bytes.subarray(split));
+    await until(() => taken.length === 1, 'the event');
+    expect(taken[0].data.name).toBe('Zoë 🐕');
+  });
+
+  it('keeps a stream that opened past the time allowed to open it, and leaves no listener on the signal per reconnect', async () => {
+    const { controller, taken } = follow(client({ timeoutMs: 100 }));
+    const first = await service.next();
+    stream(first.response, event(1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    first.response.write(event(2));
+    await until(() => taken.length === 2, 'the event after the time to open');
+    expect(changes).toEqual([{ state: 'open' }]);
+    let current = first;
+    for (let drop = 0; drop < 3; drop += 1) {
+      current.response.destroy();
+      await until(() => changes.length === 2 + drop * 2, 'reconnecting');
+      current = await service.next();
+      stream(current.response);
+      await until(() => changes.length === 3 + drop * 2, 'open again');
+    }
+    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(2);
   });
 
   it('resumes from the position a stream without one starts after, when it drops before its first event', async () => {
@@ -191,7 +237,8 @@ describe('PetstoreClient.events', () => {
     first.response.end();
     const error = (await ended) as EventsResetError;
     expect(error).toBeInstanceOf(EventsResetError);
-    expect({ after: error.after, oldest: error.oldest, message: error.message }).toEqual({
+    expect({ name: error.name, after: error.after, oldest: error.oldest, message: error.message }).toEqual({
+      name: 'EventsResetError',
       after: 3,
       oldest: 120,
       message: 'The service no longer keeps the events after 3 (the oldest it keeps is 120): some may have been missed.',
@@ -201,6 +248,9 @@ describe('PetstoreClient.events', () => {
   it('refuses what is not an event stream, or an event it cannot read, rather than reconnecting for ever', async () => {
     const cases: Array<[(response: ServerResponse) => void, RegExp]> = [
       [(response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>'), /HTTP 200 with text\/html, not an event stream/],
+      [(response) => response.writeHead(200).end('hello'), /HTTP 200 with no content type, not an event stream/],
+      [(response) => stream(response, `event: pet.created\ndata: ${body(1)}\n\n`), /without a position: id ""/],
+      [(response) => stream(response, `id: 4\nevent: pet.created\ndata: ${'x'.repeat(300)}\n\n`), new RegExp(`data is not JSON: ${'x'.repeat(200)}$`)],
       [(response) => stream(response, 'id: x\nevent: pet.created\ndata: {}\n\n'), /without a position: id "x"/],
       [(response) => stream(response, 'id: 4\nevent: pet.created\ndata: {nope\n\n'), /data is not JSON: \{nope/],
       [(response) => stream(response, 'event: reset\ndata: {}\n\n'), /without naming the oldest event/],
@@ -238,8 +288,10 @@ describe('PetstoreClient.events', () => {
     const first = await service.next();
     stream(first.response);
     await until(() => changes.length === 1, 'open');
-    controller.abort(new Error('enough'));
+    const reason = new Error('enough');
+    controller.abort(reason);
     expect(await ended).toEqual(expect.any(AbortError));
+    expect(((await ended) as AbortError).cause).toBe(reason);
     await first.closed;
     const aborted = client().events({}, { signal: AbortSignal.abort() });
     await expect(aborted.next()).rejects.toBeInstanceOf(AbortError);
@@ -249,8 +301,9 @@ describe('PetstoreClient.events', () => {
     const { controller, ended } = follow(client({ maxRetryDelayMs: 60_000 }));
     refuse((await service.next()).response, 503, { 'retry-after': '60' });
     await until(() => changes.length === 1, 'waiting');
-    controller.abort();
+    controller.abort('stop');
     expect(await ended).toEqual(expect.any(AbortError));
+    expect(((await ended) as AbortError).cause).toBe('stop');
   });
 
   it('closes the stream when the caller stops iterating', async () => {

@@ -1,7 +1,7 @@
 import { PET_EVENT_TYPES, type PetEvent } from '@petstore/contract';
 import { AbortError, ConnectionError, createApiError, PetstoreApiError, PetstoreError, TimeoutError } from './errors';
 import { isRetryableStatus, retryDelayMs, sleep } from './retry';
-import { SseParser, type SseMessage } from './sse-parser';
+import { type SseId, SseParser, type SseMessage } from './sse-parser';
 
 /** One event of {@link PetstoreClient.events}: the webhook body, and its position in the stream as `id`. */
 export interface StreamedEvent extends PetEvent {
@@ -94,15 +94,15 @@ export async function* followEvents(open: OpenStream, params: EventsParams, opti
         attempt = 0;
         options.onConnectionChange?.({ state: 'open' });
         for await (const message of connection.messages(body, idleTimeoutMs)) {
-          if ('startsAfter' in message) {
+          if ('lastEventId' in message) {
             // The service names where a stream without a position starts: a reconnect before any event resumes there.
-            after ??= positionOf(message.startsAfter, response.headers);
+            after ??= positionOf(message.lastEventId, response.headers);
             continue;
           }
           const event = eventOf(message, after, response.headers);
-          if (event === undefined) continue;
-          after = event.id;
-          yield event;
+          // Every event moves the position on, one of a type passed over too: a reconnect resumes after it.
+          if (message.id !== '') after = Math.max(after ?? 0, positionOf(message.id, response.headers));
+          if (event !== undefined) yield event;
         }
         dropped = { error: new ConnectionError('The service ended the event stream.'), retryAfter: null };
       }
@@ -195,25 +195,18 @@ class Connection {
   }
 
   /**
-   * The messages of `body` as they come, and the last event ID when an id without data set it; each read is allowed
-   * `idleTimeoutMs` (time the caller spends on a message is not counted).
+   * The messages of `body` as they come, and the ids sent without data; each read is allowed `idleTimeoutMs` (time
+   * the caller spends on a message is not counted).
    */
-  async *messages(body: ReadableStream<Uint8Array>, idleTimeoutMs: number): AsyncGenerator<SseMessage | { startsAfter: string }, void, undefined> {
+  async *messages(body: ReadableStream<Uint8Array>, idleTimeoutMs: number): AsyncGenerator<SseMessage | SseId, void, undefined> {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     const parser = new SseParser();
-    let told = '';
     try {
       for (;;) {
         const { done, value } = await this.within(idleTimeoutMs, () => reader.read());
         if (done) return;
-        const messages = parser.push(decoder.decode(value, { stream: true }));
-        yield* messages;
-        told = messages.at(-1)?.id ?? told;
-        if (parser.lastEventId !== told) {
-          told = parser.lastEventId;
-          yield { startsAfter: told };
-        }
+        yield* parser.push(decoder.decode(value, { stream: true }));
       }
     } finally {
       // Lets the connection go without waiting for the rest of a stream that does not end.

@@ -1,7 +1,7 @@
-import { SseParser, type SseMessage } from './sse-parser';
+import { type SseId, SseParser, type SseMessage } from './sse-parser';
 
 /** Every message of `pieces` fed in order. */
-const parse = (...pieces: string[]): SseMessage[] => {
+const parse = (...pieces: string[]): Array<SseMessage | SseId> => {
   const parser = new SseParser();
   return pieces.flatMap((piece) => parser.push(piece));
 };
@@ -24,12 +24,18 @@ describe(SseParser.name, () => {
     expect(parse('data: a\n\ndata: b\r\rdata: c\r\n\r\n')).toEqual(['a', 'b', 'c'].map((data) => ({ id: '', event: 'message', data })));
   });
 
+  it('takes a CRLF inside one piece as one line end, and an LF after a line ended by LF or by a CR mid-piece as a blank line', () => {
+    expect(parse('data: a\r\ndata: b\r\n\r\n')).toEqual([{ id: '', event: 'message', data: 'a\nb' }]);
+    expect(parse('data: a\n', '\n')).toEqual([{ id: '', event: 'message', data: 'a' }]);
+    expect(parse('data: a\rdata: b\n', '\n')).toEqual([{ id: '', event: 'message', data: 'a\nb' }]);
+  });
+
   it('joins data lines with line feeds and drops one space after the colon only', () => {
     expect(parse('data:  two spaces\ndata:none\ndata\n\n')).toEqual([{ id: '', event: 'message', data: ' two spaces\nnone\n' }]);
   });
 
   it('skips comments, unknown fields and messages without data, keeping an id for the next one', () => {
-    expect(parse(': keep-alive\n\nid: 3\nevent: ignored\n\nretry: 10\nfoo: bar\ndata: d\n\n')).toEqual([{ id: '3', event: 'message', data: 'd' }]);
+    expect(parse(': keep-alive\n\nid: 3\nevent: ignored\n\nretry: 10\nfoo: bar\ndata: d\n\n')).toEqual([{ lastEventId: '3' }, { id: '3', event: 'message', data: 'd' }]);
   });
 
   it('keeps the last id across messages, and ignores an id with a NUL in it', () => {
@@ -40,17 +46,16 @@ describe(SseParser.name, () => {
     ]);
   });
 
-  it('tells the last event ID set, by a message or by an id without data', () => {
+  it('tells a block that set the last event ID without data, once the block ends, and none for other empty blocks', () => {
     const parser = new SseParser();
-    expect(parser.lastEventId).toBe('');
-    expect(parser.push('id: 40\n\n')).toEqual([]);
-    expect(parser.lastEventId).toBe('40');
-    parser.push('id: 41\ndata: x\n\n');
-    expect(parser.lastEventId).toBe('41');
+    expect(parser.push('id: 40\n')).toEqual([]);
+    expect(parser.push('\n')).toEqual([{ lastEventId: '40' }]);
+    expect(parser.push('event: x\n\n: comment\n\n')).toEqual([]);
+    expect(parser.push('id: 41\ndata: x\n\n')).toEqual([{ id: '41', event: 'message', data: 'x' }]);
   });
 
   it('resets the event type after each message', () => {
-    expect(parse('event: reset\ndata: {"oldest":4}\n\ndata: after\n\n').map(({ event }) => event)).toEqual(['reset', 'message']);
+    expect(parse('event: reset\ndata: {"oldest":4}\n\ndata: after\n\n').map((message) => ('event' in message ? message.event : message.lastEventId))).toEqual(['reset', 'message']);
   });
 
   it('drops a byte order mark opening the stream, and no other', () => {

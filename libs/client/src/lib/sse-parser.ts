@@ -8,6 +8,11 @@ export interface SseMessage {
   data: string;
 }
 
+/** A block that set the last event ID without data: no message, but a position for a client that reconnects. */
+export interface SseId {
+  lastEventId: string;
+}
+
 /**
  * The event-stream parser of the HTML standard (§9.2.6), fed text as it arrives in any pieces: lines end in CRLF, LF
  * or CR (a CRLF may be split between two pieces); a line starting with a colon is a comment; one space after a field's
@@ -16,19 +21,17 @@ export interface SseMessage {
 export class SseParser {
   private buffer = '';
   /** A CR ended the last piece: an LF opening the next one belongs to it. */
+  // Stryker disable next-line BooleanLiteral: an LF opening the stream ends an empty line, which dispatches nothing either way
   private afterCr = false;
   private started = false;
   private currentId = '';
   private eventType = '';
   private data: string[] = [];
+  /** The block being read set the last event ID. */
+  private idInBlock = false;
 
-  /** The last event ID the stream set, dispatched with a message or not (an `id:` without data): '' before any. */
-  get lastEventId(): string {
-    return this.currentId;
-  }
-
-  /** The messages that the text completes, in order. */
-  push(text: string): SseMessage[] {
+  /** The messages that the text completes, in order, and the blocks without data that set the last event ID. */
+  push(text: string): Array<SseMessage | SseId> {
     if (text === '') return [];
     let piece = text;
     if (!this.started) {
@@ -39,7 +42,7 @@ export class SseParser {
     if (this.afterCr && piece.startsWith('\n')) piece = piece.slice(1);
     this.afterCr = false;
     this.buffer += piece;
-    const messages: SseMessage[] = [];
+    const messages: Array<SseMessage | SseId> = [];
     for (let end = this.buffer.search(/[\r\n]/); end !== -1; end = this.buffer.search(/[\r\n]/)) {
       const line = this.buffer.slice(0, end);
       const crlf = this.buffer[end] === '\r' && this.buffer[end + 1] === '\n';
@@ -51,9 +54,9 @@ export class SseParser {
     return messages;
   }
 
-  private line(line: string): SseMessage | undefined {
+  private line(line: string): SseMessage | SseId | undefined {
     if (line === '') return this.dispatch();
-    if (line.startsWith(':')) return undefined;
+    // A comment (a line starting with a colon) names the empty field, which none reads.
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
@@ -61,15 +64,19 @@ export class SseParser {
     if (field === 'data') this.data.push(value);
     else if (field === 'event') this.eventType = value;
     // An id with a NUL in it is ignored, as the standard says.
-    else if (field === 'id' && !value.includes('\0')) this.currentId = value;
+    else if (field === 'id' && !value.includes('\0')) {
+      this.currentId = value;
+      this.idInBlock = true;
+    }
     return undefined;
   }
 
-  private dispatch(): SseMessage | undefined {
-    const { data, eventType } = this;
+  private dispatch(): SseMessage | SseId | undefined {
+    const { data, eventType, idInBlock } = this;
     this.data = [];
     this.eventType = '';
-    if (data.length === 0) return undefined;
+    this.idInBlock = false;
+    if (data.length === 0) return idInBlock ? { lastEventId: this.currentId } : undefined;
     return { id: this.currentId, event: eventType || 'message', data: data.join('\n') };
   }
 }
