@@ -1,6 +1,7 @@
 import { DatabaseConnection } from '../src/app/database/database-connection';
 import { EventFeed, type FeedSubscriber } from '../src/app/events/stream/event-feed';
 import { StreamCaps } from '../src/app/events/stream/stream-caps';
+import { Metrics } from '../src/app/metrics/metrics';
 import { ShutdownState } from '../src/app/http/shutdown-state';
 import { expectError } from './support/assertions';
 import { AUTH, JSON_AUTH, startApp, type TestApp } from './support/test-app';
@@ -162,8 +163,11 @@ describe('GET /v1/events', () => {
     const refused = await fetch(`${sut.origin}/v1/events`, { headers: AUTH });
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(await expectError(refused, 429, 'rate_limited')).toBe('Too many event streams open for this API key: at most 3 at once. Close one, or retry in 5 s.');
+    const gauge = async () => (await sut.app.get(Metrics).registry.getSingleMetricAsString('petstore_event_streams')).split('\n').at(-1);
+    expect(await gauge()).toBe('petstore_event_streams 3');
     opened[0].reader.close();
     await untilHolds(() => sut.app.get(StreamCaps).size === 2, 'the closed stream let go');
+    expect(await gauge()).toBe('petstore_event_streams 2');
     const again = await open();
     expect(again.response.status).toBe(200);
   });

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { ChosenDialect, unsupportedDatabase } from '../database/chosen-dialect';
 import { DatabaseConnection } from '../database/database-connection';
+import { Metrics } from '../metrics/metrics';
 import { PetEventLog } from './log/pet-event-log';
 import { PostgresPetEventLog } from './log/postgres-pet-event-log';
 import { SqlitePetEventLog } from './log/sqlite-pet-event-log';
@@ -28,8 +29,12 @@ import { StreamCaps } from './stream/stream-caps';
     },
     {
       provide: StreamCaps,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) => new StreamCaps(config.get('eventStreams', { infer: true })),
+      inject: [ConfigService, Metrics],
+      useFactory: (config: ConfigService<AppConfig, true>, metrics: Metrics) => {
+        const caps = new StreamCaps(config.get('eventStreams', { infer: true }));
+        metrics.gauge('petstore_event_streams', 'Event streams open on this instance (GET /v1/events).', () => caps.size);
+        return caps;
+      },
     },
     {
       provide: PetEventLog,
