@@ -12,6 +12,7 @@ import { type OtherNode, prepareOtherNode } from './other-node';
 import { type ClusterDatabase, startClusterDatabases } from './replicated';
 import { formatSpread, ratio, spread, table } from './report';
 import { migrate, migratedTemplate, seededCopy, seedPostgres, seedSqlite } from './seed';
+import { streamsBench } from './streams';
 import { OLDEST_UPGRADED, upgradeBench } from './upgrade';
 import { API_KEY, type RunningServer, residentMb, startRaw, startReference, startService, startTrivial, stopServer } from './servers';
 
@@ -60,6 +61,11 @@ const USAGE = `npm run bench -- [options]
                       starts beside it and migrates; time to live and to ready, how long creates took meanwhile, the
                       database's size before and after; exit 1 if an answer failed or a create was lost or not found
   --from VERSION      the release --upgrade starts from (default ${OLDEST_UPGRADED}, before the search keys)
+  --streams           instead of the comparison: --stream-count event streams (GET /v1/events) open on one instance
+                      on --database (default both): its memory idle and with them open, a create's delay to its event
+                      at every stream (p50/p99), CPU per 1,000 deliveries; then a subscriber that reads nothing while
+                      40,000 events pass: let go, and the instance's memory meanwhile. Exit 1 if it was not let go
+  --stream-count N    streams for --streams (default 1000)
   --smoke             CI: 1 round of 2 s, 1,000 pets, no thresholds; exit 1 unless every answer was 2xx
   --out FILE          raw results as JSON (default tmp/bench/<mode>-<time>.json)
   --keep              keep the temporary databases and server logs`;
@@ -76,7 +82,8 @@ const PEAK_RSS_TARGET_MB = 140;
 type DatabaseKind = 'sqlite' | 'postgres';
 
 interface Options {
-  mode: 'compare' | 'large' | 'smoke' | 'upgrade';
+  mode: 'compare' | 'large' | 'smoke' | 'upgrade' | 'streams';
+  streamCount: number;
   from: string;
   rounds: number;
   duration: number;
@@ -127,7 +134,7 @@ function parseOptions(): Options {
       rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       pets: { type: 'string' }, database: { type: 'string' }, workloads: { type: 'string' }, 'postgres-url': { type: 'string' }, 'log-level': { type: 'string' },
       'node-options': { type: 'string' }, 'variant-node-options': { type: 'string' }, 'variant-env': { type: 'string' }, replicated: { type: 'boolean' }, baseline: { type: 'string' }, 'webhook-receiver': { type: 'boolean' }, 'also-node': { type: 'string' }, raw: { type: 'string' }, out: { type: 'string' }, large: { type: 'boolean' }, smoke: { type: 'boolean' },
-      upgrade: { type: 'boolean' }, from: { type: 'string' },
+      upgrade: { type: 'boolean' }, from: { type: 'string' }, streams: { type: 'boolean' }, 'stream-count': { type: 'string' },
       keep: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -135,8 +142,9 @@ function parseOptions(): Options {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  const mode = values.smoke ? 'smoke' : values.large ? 'large' : values.upgrade ? 'upgrade' : 'compare';
-  if ([values.smoke, values.large, values.upgrade].filter(Boolean).length > 1) throw new Error('--smoke, --large and --upgrade are one run each: give one of them');
+  const mode = values.smoke ? 'smoke' : values.large ? 'large' : values.upgrade ? 'upgrade' : values.streams ? 'streams' : 'compare';
+  if ([values.smoke, values.large, values.upgrade, values.streams].filter(Boolean).length > 1) throw new Error('--smoke, --large, --upgrade and --streams are one run each: give one of them');
+  if (values['stream-count'] !== undefined && mode !== 'streams') throw new Error('--stream-count goes with --streams');
   if (values.from !== undefined && mode !== 'upgrade') throw new Error('--from goes with --upgrade');
   if (values.from !== undefined && !releasedVersions().includes(values.from)) throw new Error(`--from takes a released version (${releasedVersions().join(', ')}), not ${values.from}`);
   const smoke = mode === 'smoke';
@@ -169,6 +177,7 @@ function parseOptions(): Options {
   return {
     mode,
     from: values.from ?? OLDEST_UPGRADED,
+    streamCount: integer(values['stream-count'], 1_000, 'stream-count'),
     rounds: integer(values.rounds, smoke ? 1 : 3, 'rounds'),
     duration: integer(values.duration, smoke ? 2 : 10, 'duration'),
     warmup: integer(values.warmup, smoke ? 1 : 2, 'warmup'),
@@ -559,7 +568,8 @@ async function main(): Promise<void> {
   const options = parseOptions();
   const wrk = await checkWrk();
   const build = serviceBuild();
-  process.stdout.write(
+  if (options.mode === 'streams') process.stdout.write(`streams: ${options.streamCount} event streams, service on ${options.databases.join(' and ')}; node ${process.version}, ${cpus().length} CPUs\n`);
+  else process.stdout.write(
     `${options.mode}: ${options.mode === 'large' ? `${options.pets} vs ${LARGE_PETS}` : options.pets} pets, ${options.rounds} round(s) × ${options.duration} s, ` +
       `service on ${options.databases.join(' and ')}, ${wrk} -t1 -c${options.connections}, service LOG_LEVEL=${options.logLevel}` +
       `${options.nodeOptions ? `, NODE_OPTIONS=${options.nodeOptions}` : ''}` +
@@ -572,6 +582,14 @@ async function main(): Promise<void> {
   );
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   try {
+    if (options.mode === 'streams') {
+      const { runs, failed } = await streamsBench({ databases: options.databases, postgresUrl: options.postgresUrl, streams: options.streamCount, creates: 200 }, dir);
+      mkdirSync(dirname(options.out), { recursive: true });
+      writeFileSync(options.out, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, serviceBuild: build, options, runs }, null, 2)}\n`);
+      process.stdout.write(`raw results: ${options.out}\n`);
+      process.exitCode = failed ? 1 : 0;
+      return;
+    }
     if (options.mode === 'upgrade') {
       const { upgrades, failed } = await upgradeBench(options, dir);
       mkdirSync(dirname(options.out), { recursive: true });
