@@ -300,6 +300,7 @@ describe('api-gate', () => {
     ['1.1.0', '1.1.1', 'none'],
     ['1.1.1', '1.1.2', 'none'],
     ['1.1.2', '1.1.3', 'none'],
+    ['1.1.3', '1.2.0', 'minor'],
   ];
   const released = (version: string) => readDocument(join(RELEASES_DIRECTORY, `${version}.json`));
 
@@ -312,6 +313,12 @@ describe('api-gate', () => {
     expect(report.minor).toEqual([
       { severity: 'minor', where: 'GET /pets parameters', what: 'accepts more than the release did: query name added; query categoryId added', by: 'request.body.scope.add' },
     ]);
+  });
+
+  it('calls 1.1.3 → 1.2.0 minor for the event stream that 1.2.0 added', async () => {
+    const report = await compareContracts(released('1.1.3'), released('1.2.0'));
+    expect(report.minor.map(({ where }) => where)).toContain('/events');
+    expect(report.breaking).toEqual([]);
   });
 
   it('knows every released document', () => {
