@@ -135,6 +135,8 @@ describe('GET /v1/events', () => {
     await untilHolds(() => byHeader.events.length === 2 && byQuery.events.length === 2, 'the backlog');
     expect(byHeader.ids).toEqual([b, c]);
     expect(byQuery.ids).toEqual([b, c]);
+    // Started by their backlog, whose events carry their ids: no position after them would send their clients back.
+    expect([...byHeader.startsAfter, ...byQuery.startsAfter]).toEqual([]);
     live.close();
     const { reader: both } = await open(`?after=${a}`, { ...AUTH, 'last-event-id': String(b) });
     await untilHolds(() => both.events.length === 1, 'the backlog after the header');
@@ -187,8 +189,12 @@ describe('GET /v1/events', () => {
   it('refuses a new stream while the database cannot serve, though the feed holds recent events, 503 at once', async () => {
     const { reader } = await open();
     await untilHolds(() => reader.comments >= 1, 'a stream open, the feed running');
+    await create('Recent');
+    await untilHolds(() => reader.events.length === 1, 'an event the feed holds');
     const serving = jest.spyOn(sut.app.get(DatabaseConnection), 'serving', 'get').mockReturnValue(false);
     try {
+      // Resuming after an event the feed holds needs no read of the database: only the check refuses it.
+      await expectError(await fetch(`${sut.origin}/v1/events?after=${reader.ids[0]}`, { headers: AUTH }), 503, 'service_unavailable');
       await expectError(await fetch(`${sut.origin}/v1/events`, { headers: AUTH }), 503, 'service_unavailable');
     } finally {
       serving.mockRestore();
