@@ -2,7 +2,7 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createPostgresDatabase } from '@petstore/testing';
+import { createPostgresDatabase, percentile } from '@petstore/testing';
 import { cpuSeconds, cpuSnapshot } from './cpu';
 import { table } from './report';
 import { API_KEY, residentMb, type RunningServer, startService, stopServer } from './servers';
@@ -95,8 +95,6 @@ async function create(origin: string, name: string): Promise<void> {
   });
   if (response.status !== 201) throw new Error(`a create answered ${response.status}: ${await response.text()}`);
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function runOne(service: RunningServer, database: 'sqlite' | 'postgres', options: StreamsOptions): Promise<StreamsRun> {
   const { origin, pid } = service;

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PetstoreClient } from '@petstore/client';
-import { createPostgresDatabase, DEFAULT_POSTGRES_URL, killNode, stopNode } from '@petstore/testing';
+import { createPostgresDatabase, DEFAULT_POSTGRES_URL, killNode, percentile, stopNode } from '@petstore/testing';
 import { withInstances } from './support/cluster';
-import { clientSubscriber, deduplicated, lastEventIdSubscriber, percentile, type Subscriber } from './support/event-subscribers';
+import { clientSubscriber, deduplicated, lastEventIdSubscriber, type Subscriber } from './support/event-subscribers';
 import { haproxyInstalled } from './support/haproxy';
 import { TEST_KEY } from './support/test-key';
 

@@ -1,5 +1,6 @@
 export { freePort } from './free-port';
 export { NPM_ENV } from './npm-env';
+export { percentile } from './percentile';
 export { type Exit, killNode, type NodeProcess, type SpawnOptions, spawnNode, stopNode, waitFor200 } from './node-process';
 export {
   SERVICE_MAIN,

@@ -88,9 +88,3 @@ export const deduplicated = (events: Received[]): Received[] => {
   const seen = new Set<number>();
   return events.filter(({ position }) => !seen.has(position) && seen.add(position));
 };
-
-/** The p-th percentile (0–100) of `values`, nearest rank. */
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
-}
