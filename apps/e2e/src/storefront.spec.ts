@@ -328,6 +328,26 @@ interface AxeViolation {
     expect(await accessibilityViolations()).toEqual([]);
   });
 
+  it('shows a pet added elsewhere after the list was read and before the page followed the stream, without a reload', async () => {
+    await open(service.origin, '/storefront/?name=Meanwhile');
+    // The page's stream is held on its way to the service until the pet is stored: the stream starts after it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/events**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await connect();
+    await page.getByText('No pets match.').waitFor();
+    expect((await postPet(service.origin, { name: 'Meanwhile Rex', categoryId: 9 })).status).toBe(201);
+    const streaming = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/events');
+    release();
+    expect((await streaming).status()).toBe(200);
+    await page.getByRole('cell', { name: 'Meanwhile Rex' }).waitFor();
+    expect(await page.getByText('1 pet, all shown.').count()).toBe(1);
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it.each([
     ['an empty form', '', '', ['Enter a name.', 'Enter a category.']],
     ['a name of whitespace', '   ', '1', ['Enter a name: spaces alone do not count.']],

@@ -27,7 +27,7 @@ export function App() {
   const list = usePetList(client, filters);
   const state = connectionState(opened, list);
   // Pets added elsewhere, followed once the key works, whatever the filters: the list decides what to do with each.
-  const following = useLivePets(client, state.kind === 'connected', { onPet: list.arrived, onMissed: list.reload });
+  const following = useLivePets(client, state.kind === 'connected', { onStarted: list.streamStarted, onPet: list.arrived, onMissed: list.reload });
 
   // Back and forward move through the filters chosen on this page.
   useEffect(() => {

@@ -87,7 +87,12 @@ describe('filters changed at machine speed', () => {
       .getAllByRole('row')
       .slice(1)
       .map((row) => within(row).getAllByRole('cell')[1].textContent);
-  const lastListQuery = () => Object.fromEntries(service.sent.filter(({ method }) => method === 'GET').at(-1)?.url.searchParams ?? []);
+  /** The filters of the last list request: its page size left out (the list read again once the stream starts asks for the largest). */
+  const lastListQuery = () => {
+    const query = Object.fromEntries(service.sent.filter(({ method }) => method === 'GET').at(-1)?.url.searchParams ?? []);
+    delete query.limit;
+    return query;
+  };
 
   it.each(CASES.map((steps) => [name(steps), steps]))('%s: the controls, the address and the last request agree', async (_, steps) => {
     render(<App />);

@@ -40,7 +40,7 @@ describe('a filter added to PET_FILTERS', () => {
   });
 
   describe('in the list', () => {
-    const list: PetList = { pets: [], more: false, loading: false, answered: true, waiting: [], loadMore: jest.fn(), added: jest.fn(), arrived: jest.fn(), showWaiting: jest.fn(), reload: jest.fn() };
+    const list: PetList = { pets: [], more: false, loading: false, answered: true, waiting: [], loadMore: jest.fn(), added: jest.fn(), arrived: jest.fn(), showWaiting: jest.fn(), reload: jest.fn(), streamStarted: jest.fn() };
     const show = (filters: PetFilters, onFiltersChange = jest.fn()) =>
       render(<PetsSection list={list} following={{ kind: 'quiet' }} filters={filters} onFiltersChange={onFiltersChange} />);
 

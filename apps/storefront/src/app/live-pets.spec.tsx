@@ -29,6 +29,10 @@ describe('pets added elsewhere', () => {
   };
   /** Waits until the page follows the stream: a pet added elsewhere before would not be in it, as with the service. */
   const following = () => waitFor(() => expect(service.openStreams()).toHaveLength(1));
+  /** Each list request's cursor and page size. */
+  const listReads = () => service.sent.map(({ url }) => [url.searchParams.get('cursor'), url.searchParams.get('limit')]);
+  /** The first page, read to show the list, then read again to its end once the stream started (every page shown). */
+  const caughtUp = () => waitFor(() => expect(listReads()).toEqual([[null, null], [null, '100']]));
   const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
   const names = () => rows().map((row) => within(row).getAllByRole('cell')[1].textContent);
   /** What the list's polite live regions say: the connection's, then the news'. */
@@ -48,6 +52,7 @@ describe('pets added elsewhere', () => {
   it('lists each at once, after the others in id order, when every page is shown, and says so politely', async () => {
     open(pets(2));
     await following();
+    await caughtUp();
     expect(said()).toEqual(['', '']);
     service.addElsewhere({ name: 'Rex', categoryId: 1 });
     await waitFor(() => expect(names()).toEqual(['Pet 1', 'Pet 2', 'Rex']));
@@ -57,8 +62,8 @@ describe('pets added elsewhere', () => {
     expect(said()).toEqual(['', 'Bo was added.']);
     expect(screen.getByText('4 pets, all shown.')).toBeTruthy();
     expect(screen.queryAllByRole('alert')).toEqual([]);
-    // Nothing asked of the list: the stream brought them.
-    expect(service.sent).toHaveLength(1);
+    // Nothing more asked of the list: the stream brought them.
+    expect(service.sent).toHaveLength(2);
   });
 
   it('counts those beyond the pages shown in a notice, which loads the rest and takes the person to the first new one', async () => {
@@ -81,7 +86,7 @@ describe('pets added elsewhere', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(said()).toEqual(['', '']);
     // The pages left, by the cursor to the last, as few as the service allows.
-    expect(service.sent.map(({ url }) => [url.searchParams.get('cursor'), url.searchParams.get('limit')])).toEqual([
+    expect(listReads()).toEqual([
       [null, null],
       ['20', '100'],
     ]);
@@ -97,6 +102,102 @@ describe('pets added elsewhere', () => {
     await waitFor(() => expect(names().at(-1)).toBe('Rex'));
     expect(rows()).toHaveLength(26);
     expect(screen.queryByRole('button', { name: /new pet/ })).toBeNull();
+  });
+
+  /** Holds the next stream's opening until the returned function is called: the service fixes where it starts then. */
+  const holdStream = () => {
+    let start!: () => void;
+    service.nextStream((stream) => new Promise<Response>((resolve) => (start = () => resolve(stream()))));
+    return () => act(() => start());
+  };
+
+  it('lists a pet created after the list was read and before the stream started, which neither brings', async () => {
+    open(pets(2));
+    const start = holdStream();
+    await waitFor(() => expect(names()).toEqual(['Pet 1', 'Pet 2']));
+    await waitFor(() => expect(service.streams).toHaveLength(1));
+    service.addElsewhere({ name: 'Rex', categoryId: 1 });
+    service.addElsewhere({ name: 'Bo', categoryId: 2, status: PetStatus.Sold });
+    let answer!: () => void;
+    service.next(() => new Promise<Response>((resolve) => (answer = () => resolve(Response.json(service.pets)))));
+    await start();
+    // The stream starts after both: only the list read again brings them.
+    expect(service.streams[0].url.searchParams.get('after')).toBeNull();
+    await waitFor(() => expect(listReads()).toEqual([[null, null], [null, '100']]));
+    // Quietly: while it is read, the list says what it holds, not that it loads.
+    expect(screen.getByRole('table').getAttribute('aria-busy')).toBe('false');
+    expect(screen.getByText('2 pets, all shown.')).toBeTruthy();
+    await act(async () => answer());
+    await waitFor(() => expect(names()).toEqual(['Pet 1', 'Pet 2', 'Rex', 'Bo']));
+    expect(screen.getByText('4 pets, all shown.')).toBeTruthy();
+    // Nothing announced as new: they were there before the page followed.
+    expect(said()).toEqual(['', '']);
+    service.addElsewhere({ name: 'Kit', categoryId: 1 });
+    await waitFor(() => expect(names()).toEqual(['Pet 1', 'Pet 2', 'Rex', 'Bo', 'Kit']));
+    expect(service.sent).toHaveLength(2);
+  });
+
+  it('reads again from the last page read, to the end, however many pages were created meanwhile', async () => {
+    open(pets(30), { path: '/storefront/?status=available' });
+    const start = holdStream();
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(rows()).toHaveLength(30));
+    for (let index = 1; index <= 150; index += 1) service.addElsewhere({ name: `New ${index}`, categoryId: 1 });
+    service.addElsewhere({ name: 'Sold one', categoryId: 1, status: PetStatus.Sold });
+    await start();
+    await waitFor(() => expect(rows()).toHaveLength(180));
+    expect(names().slice(28, 31)).toEqual(['Pet 29', 'Pet 30', 'New 1']);
+    expect(names().at(-1)).toBe('New 150');
+    expect(listReads()).toEqual([
+      [null, null],
+      ['20', null],
+      ['20', '100'],
+      ['120', '100'],
+    ]);
+    expect(service.sent.every(({ url }) => url.searchParams.get('status') === 'available')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('leaves a pet created before the stream started to the pages not yet loaded, which bring it', async () => {
+    open(pets(25));
+    const start = holdStream();
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    service.addElsewhere({ name: 'Rex', categoryId: 1 });
+    await start();
+    await following();
+    service.addElsewhere({ name: 'Bo', categoryId: 1 });
+    expect(await screen.findByRole('button', { name: '1 new pet' })).toBeTruthy();
+    // Nothing read again: the pages after the first are read when asked for.
+    expect(listReads()).toEqual([[null, null]]);
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(names().slice(-2)).toEqual(['Rex', 'Bo']));
+    expect(rows()).toHaveLength(27);
+  });
+
+  it('reads again after a page that was being read when the stream started, and not after one asked for since', async () => {
+    open(pets(2));
+    const start = holdStream();
+    await waitFor(() => expect(names()).toEqual(['Pet 1', 'Pet 2']));
+    // The sold page as the service read it, before the stream started: none.
+    let answer!: () => void;
+    const noneSold = () => new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
+    service.next(() => new Promise<Response>((resolve) => (answer = () => resolve(noneSold()))));
+    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'sold' } });
+    await waitFor(() => expect(service.sent).toHaveLength(2));
+    // Created after the sold page was read and before the stream started: in neither.
+    service.addElsewhere({ name: 'Sold before', categoryId: 1, status: PetStatus.Sold });
+    await start();
+    await following();
+    await act(async () => answer());
+    await waitFor(() => expect(names()).toEqual(['Sold before']));
+    expect(service.sent.map(({ url }) => url.search)).toEqual(['', '?status=sold', '?limit=100&status=sold']);
+
+    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'pending' } });
+    await screen.findByText('No pending pets.');
+    service.addElsewhere({ name: 'Pending after', categoryId: 1, status: PetStatus.Pending });
+    await waitFor(() => expect(names()).toEqual(['Pending after']));
+    expect(service.sent.map(({ url }) => url.search).slice(3)).toEqual(['?status=pending']);
   });
 
   it('ignores those that do not pass the filters', async () => {
@@ -166,6 +267,7 @@ describe('pets added elsewhere', () => {
   it('lists afresh and follows from now on when the service no longer has the events it missed', async () => {
     open(pets(1));
     await following();
+    await caughtUp();
     service.addElsewhere({ name: 'Rex', categoryId: 1 });
     await waitFor(() => expect(names()).toEqual(['Pet 1', 'Rex']));
     service.nextStream(() => eventsReset(5));
@@ -174,7 +276,10 @@ describe('pets added elsewhere', () => {
     await waitFor(() => expect(names()).toEqual(['Pet 1', 'Rex', 'Bo']));
     await waitFor(() => expect(service.openStreams()).toHaveLength(1));
     expect(service.streams.map(({ url }) => url.searchParams.get('after'))).toEqual([null, '1', null]);
-    expect(service.sent.map(({ url }) => url.searchParams.get('cursor'))).toEqual([null, null]);
+    // Listed afresh from the first page; read again after it unless it was asked for once the new stream had started.
+    const [, before, reload, ...after] = listReads();
+    expect([before, reload]).toEqual([[null, '100'], [null, null]]);
+    expect(after).toEqual(after.length === 0 ? [] : [[null, '100']]);
     expect(said()[0]).toBe(BACK);
   });
 

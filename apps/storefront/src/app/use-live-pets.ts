@@ -14,6 +14,11 @@ export type Following =
   | { kind: 'stopped'; error: unknown };
 
 interface Handlers {
+  /**
+   * A stream opened afresh (not resumed): it starts after what was stored when it opened, so a pet created after the
+   * list was read and before that is in neither.
+   */
+  onStarted(): void;
   /** A pet created anywhere, this page too; each once. */
   onPet(pet: Pet): void;
   /** Pets were missed (the service reset the stream): the list may lack some. */
@@ -49,8 +54,12 @@ async function follow(client: PetstoreClient, signal: AbortSignal, handlers: { c
   // Only a stream that was open can be lost: a first connection that takes a few tries says nothing.
   let opened = false;
   let lost = false;
+  // Each `events()` without a position starts afresh when it first opens; its later opens resume where it was.
+  let fresh = true;
   const onConnectionChange = (change: ConnectionChange) => {
     if (change.state === 'open') {
+      if (fresh) handlers.current.onStarted();
+      fresh = false;
       if (lost) say({ kind: 'back' });
       opened = true;
       lost = false;
@@ -60,6 +69,7 @@ async function follow(client: PetstoreClient, signal: AbortSignal, handlers: { c
     }
   };
   for (;;) {
+    fresh = true;
     try {
       for await (const event of client.events({}, { signal, onConnectionChange })) handlers.current.onPet(event.data);
     } catch (error) {

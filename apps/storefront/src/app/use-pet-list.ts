@@ -29,6 +29,11 @@ export interface PetList {
   showWaiting(): Promise<boolean>;
   /** Lists afresh from the first page: events were missed, and the service's list is the truth. */
   reload(): void;
+  /**
+   * The event stream started afresh, after what was stored when it opened: a pet created after a page shown was read
+   * and before that comes in neither, so the pages from the last one read are read again once none is loading.
+   */
+  streamStarted(): void;
 }
 
 /** By id, each once: pages and pets added here meet in the order the service lists them. */
@@ -48,6 +53,9 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
   const [arrival, setArrival] = useState<Pet>();
   // Counts reloads: each lists afresh from the first page.
   const [round, setRound] = useState(0);
+  // Where the last page read started (null: the first page), and whether the stream started after it was read.
+  const [lastFrom, setLastFrom] = useState<string | null>(null);
+  const [behind, setBehind] = useState(false);
   // Cancelled when the client or a filter changes: an answer to the list before is dropped, never merged. So a search
   // typed on is one request at a time, the one for the latest text.
   const current = useRef<AbortController>(undefined);
@@ -62,22 +70,29 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
     setLoading(client !== undefined);
     setLive([]);
     setArrival(undefined);
+    setLastFrom(null);
     if (listed.client !== client) setAnswered(false);
   }
 
-  /** The pages from `from` on: one, or every one left to the last (as few requests as the service allows). */
+  /**
+   * The pages from `from` on: one, or every one left to the last (as few requests as the service allows). `quiet`: to
+   * the pets shown, without saying that it loads (no page is replaced).
+   */
   const load = useCallback(
-    async (from: string | null, toTheEnd = false): Promise<boolean> => {
+    async (from: string | null, toTheEnd = false, quiet = false): Promise<boolean> => {
       const signal = current.current?.signal;
       if (!client || !signal) return false;
-      setLoading(true);
+      // Read from now on: whatever the stream has not brought since it started is in what this reads.
+      setBehind(false);
+      if (!quiet) setLoading(true);
       setError(undefined);
       try {
         let next = from;
         do {
-          const first = next === null;
+          const replaces = next === null && !quiet;
           const page = await client.listPets({ ...filters, cursor: next, limit: toTheEnd ? LIST_LIMIT.max : undefined }, { signal });
-          setPets((shown) => (first ? page.pets : merged(shown, page.pets)));
+          setPets((shown) => (replaces ? page.pets : merged(shown, page.pets)));
+          setLastFrom(next);
           setCursor(page.nextCursor);
           setAnswered(true);
           next = page.nextCursor;
@@ -87,7 +102,7 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
         if (!signal.aborted) setError(failure);
         return false;
       } finally {
-        if (!signal.aborted) setLoading(false);
+        if (!signal.aborted && !quiet) setLoading(false);
       }
     },
     [client, key],
@@ -108,6 +123,16 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
     if (cursor === null) return true;
     return !loading && load(cursor, true);
   }, [cursor, loading, load]);
+
+  // Once no page is loading: with every page shown, the last one read is read again to the end, and what was created
+  // before the stream started is listed; otherwise the pages left are read later, and bring it then.
+  useEffect(() => {
+    if (!behind || loading) return;
+    setBehind(false);
+    if (cursor === null && error === undefined) void load(lastFrom, true, true);
+  }, [behind, loading, cursor, error, lastFrom, load]);
+
+  const streamStarted = useCallback(() => setBehind(true), []);
 
   const reload = useCallback(() => {
     setLive([]);
@@ -137,5 +162,5 @@ export function usePetList(client: PetstoreClient | undefined, filters: PetFilte
     [key, pets, live, more],
   );
 
-  return { pets: shown, more, loading, answered, error, loadMore, added, arrived, waiting, arrival, showWaiting, reload };
+  return { pets: shown, more, loading, answered, error, loadMore, added, arrived, waiting, arrival, showWaiting, reload, streamStarted };
 }
