@@ -6,7 +6,7 @@ import { DocumentedOperation } from '../../http/documented-operation';
 import { fixedHeader } from '../../http/header-docs';
 import { responses } from '../../operation-docs/operation-responses';
 import { resumePosition } from './resume-position';
-import { KEEP_ALIVE, sseEvent, STREAM_LIMITS } from './sse-stream';
+import { KEEP_ALIVE, sseEvent, ssePosition, STREAM_LIMITS } from './sse-stream';
 import { tooManyStreams } from './stream-caps';
 
 // OpenAPI for the event stream, kept beside its controller.
@@ -23,9 +23,10 @@ const refusalOf = (request: () => unknown): unknown => {
 
 const EVENT_ID_SCHEMA = { type: 'string', pattern: '^(0|[1-9][0-9]{0,15})$', maxLength: 16, example: '42' } as const;
 
-/** A stream's first bytes: the comment that opens it, then an event. */
+/** A stream's first bytes, opened without a position: the comment that opens it, where it starts, then an event. */
 const EXAMPLE =
   KEEP_ALIVE +
+  ssePosition(41) +
   sseEvent({ position: 42, type: 'pet.created', createdAt: Date.UTC(2026, 11, 6, 9, 30), pet: { id: 7, name: 'Rex', categoryId: 1, status: PetStatus.Available } });
 
 /** The cap per key that the example names: the default of EVENT_STREAMS_PER_KEY. */
@@ -42,7 +43,9 @@ export const StreamEventsDocs = () => {
         'has `id:` (its position: an integer that increases with every event, the same on every instance), `event:` ' +
         '(its type) and `data:` (the webhook body, `PetCreatedEvent`, as one line). Without `Last-Event-ID` or ' +
         '`after`, the stream starts at the next event; with one, it sends every event after that position, in ' +
-        'order, then live ones. At least once: deduplicate by `id`. A position no longer kept (events are kept 7 ' +
+        'order, then live ones. A stream that has no event to send when it opens says where it starts: an `id:` ' +
+        'line without data, the position it starts after (EventSource keeps it as its last event id), so that a ' +
+        'client dropped before its first event resumes from there. At least once: deduplicate by `id`. A position no longer kept (events are kept 7 ' +
         'days) or never given answers one `event: reset` whose `data` names the oldest position kept, and ends. A ' +
         `comment line (\`: keep-alive\`) comes every ${STREAM_LIMITS.keepAliveMs / 1000} s. The stream ends when the ` +
         'service stops, or when its client has not taken what was sent (1 MiB): open it again with `Last-Event-ID`.',
