@@ -31,11 +31,16 @@ async function load(file) {
   return (await import(pathToFileURL(resolve(file)).href)).default;
 }
 
-/** The globs whose files decide the configuration's results: what it mutates and the specs that judge it. */
-function watchedGlobs(config) {
+/**
+ * Whether a file decides the configuration's results: one it mutates (a glob of `mutate` and none of its `!` ones, so
+ * an OpenAPI decorator an area leaves out does not count) or a spec that judges it.
+ */
+function decides(config, path) {
   const specDir = dirname(config.jest.configFile);
   const specs = (config.jest.config?.testMatch ?? []).map((glob) => glob.replace('<rootDir>', specDir));
-  return [...config.mutate.filter((glob) => !glob.startsWith('!')), ...specs];
+  const [excluded, included] = [config.mutate.filter((glob) => glob.startsWith('!')).map((glob) => glob.slice(1)), config.mutate.filter((glob) => !glob.startsWith('!'))];
+  const mutated = included.some((glob) => matchesGlob(path, glob)) && !excluded.some((glob) => matchesGlob(path, glob));
+  return mutated || specs.some((glob) => matchesGlob(path, glob));
 }
 
 /** Files changed since the incremental file was last committed, committed or not; null when it never was. */
@@ -55,9 +60,7 @@ for (const file of configFiles) {
   const name = config.jsonReporter.fileName.split('/').at(-2);
   if (options.only && options.only !== name) continue;
   if (options.changed) {
-    const changed = changedSince(config.incrementalFile);
-    const globs = watchedGlobs(config);
-    const touched = changed?.filter((path) => globs.some((glob) => matchesGlob(path, glob)));
+    const touched = changedSince(config.incrementalFile)?.filter((path) => decides(config, path));
     if (touched && touched.length === 0) {
       console.log(`== mutation testing: ${name}: nothing it mutates or runs changed since its results were recorded`);
       continue;
