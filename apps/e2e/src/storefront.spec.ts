@@ -348,6 +348,49 @@ interface AxeViolation {
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
+  it('shows every pet created while it connects, each once, as the service lists them: created from Connect until after it follows', async () => {
+    // Each round its own search, empty when the page opens; two loops create from Connect until after the page follows
+    // the stream, so that some pets fall between the list's read and the stream's start.
+    for (const round of [1, 2, 3, 4]) {
+      const prefix = `Connecting ${round}-`;
+      await open(service.origin, `/storefront/?name=${encodeURIComponent(prefix)}`);
+      let creating = true;
+      let created = 0;
+      // A few milliseconds apart, so that the first page is often not full: with every page shown, only the list read
+      // again brings what falls between the list's read and the stream's start.
+      const creators = [0, 1].map(async () => {
+        while (creating) {
+          expect((await postPet(service.origin, { name: `${prefix}${(created += 1)}`, categoryId: 9 })).status).toBe(201);
+          await new Promise((resolve) => setTimeout(resolve, 5 * round));
+        }
+      });
+      const streaming = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/events');
+      await connect();
+      await streaming;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      creating = false;
+      await Promise.all(creators);
+      const stored: string[] = [];
+      for await (const pet of new PetstoreClient({ baseUrl: `${service.origin}/v1`, apiKey: TEST_KEY }).iteratePets({ name: prefix, pageSize: 100 })) stored.push(pet.name);
+      // The pages left, and what the stream brought beyond them, until the page shows as many pets as are stored; one
+      // missed leaves it waiting, for Playwright's minute, and then the lists are compared to say which.
+      const next = page.getByRole('button', { name: /^(\d+ new pets?|Load more)$/ });
+      for (let shown = (await table()).length, waited = true; shown < stored.length && waited; shown = (await table()).length) {
+        if ((await next.count()) > 0) await next.first().click();
+        waited = await page.waitForFunction(
+          (before) =>
+            document.querySelector('table')?.getAttribute('aria-busy') === 'false' &&
+            (document.querySelectorAll('table tbody tr').length > before || [...document.querySelectorAll('button')].some((button) => /^(\d+ new pets?|Load more)$/.test(button.textContent ?? ''))),
+          shown,
+        ).then(
+          () => true,
+          () => false,
+        );
+      }
+      expect((await table()).map(([, name]) => name)).toEqual(stored);
+    }
+  });
+
   it.each([
     ['an empty form', '', '', ['Enter a name.', 'Enter a category.']],
     ['a name of whitespace', '   ', '1', ['Enter a name: spaces alone do not count.']],
