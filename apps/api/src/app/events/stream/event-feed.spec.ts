@@ -108,6 +108,36 @@ describe(EventFeed.name, () => {
     expect(afterPause.positions).toEqual([7]);
   });
 
+  it('reads the bounds twice for forty streams that open at once without a position: the one under way, then one for the rest', async () => {
+    await opened(undefined, new Recorded());
+    await create(2);
+    const bounds = jest.spyOn(log, 'bounds');
+    const opens = await Promise.all(Array.from({ length: 40 }, () => opened(undefined, new Recorded())));
+    expect(opens.map(({ from }) => from)).toEqual(Array(40).fill(2));
+    expect(bounds).toHaveBeenCalledTimes(2);
+  });
+
+  it('starts no stream at a read of the bounds that began before it asked', async () => {
+    await opened(undefined, new Recorded());
+    const bounds = log.bounds.bind(log);
+    let read = false;
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    jest.spyOn(log, 'bounds').mockImplementationOnce(async () => {
+      const answer = await bounds();
+      read = true;
+      await held;
+      return answer;
+    });
+    const first = opened(undefined, new Recorded());
+    await untilHolds(() => read, 'the first read');
+    // Committed after the first read, and before the second stream asked: the second must start after it.
+    const position = await create();
+    const second = opened(undefined, new Recorded());
+    release();
+    expect([(await first).from, (await second).from]).toEqual([0, position]);
+  });
+
   it('resumes after a position: from the log when it is further back than the recent events, else from them', async () => {
     await create(12);
     const fromLog = new Recorded();

@@ -1,7 +1,8 @@
 import { type BeforeApplicationShutdown, Logger } from '@nestjs/common';
+import { SharedReads } from '../../database/batching/shared-reads';
 import { Repeating } from '../../timing/repeating';
 import { ThrottledWarning } from '../../timing/throttled-warning';
-import { type LoggedEvent, PetEventLog } from '../log/pet-event-log';
+import { type EventLogBounds, type LoggedEvent, PetEventLog } from '../log/pet-event-log';
 
 /** One open stream, as the feed sees it. */
 export interface FeedSubscriber {
@@ -58,6 +59,12 @@ export class EventFeed implements BeforeApplicationShutdown {
   private recentAfter = 0;
   private starting?: Promise<number>;
   private stopping = false;
+  /**
+   * The log's bounds as opening streams read them: those that ask together share one read, never one begun before
+   * they asked. On PostgreSQL each read runs the sequencer under its row lock, which a crowd of streams opening at
+   * once would otherwise take in turn.
+   */
+  private readonly boundsReads = new SharedReads<EventLogBounds>(1);
 
   constructor(
     private readonly log: PetEventLog,
@@ -83,9 +90,10 @@ export class EventFeed implements BeforeApplicationShutdown {
     let from: number;
     try {
       // Not the feed's last, which may be a poll behind: a stream starts after what is committed when it opens.
-      from = after ?? (await this.log.bounds()).last;
+      const now = after === undefined ? await this.bounds() : undefined;
+      from = after ?? (now as EventLogBounds).last;
       if (!this.fromRecent(from)) {
-        const { oldest, last } = await this.log.bounds();
+        const { oldest, last } = now ?? (await this.bounds());
         // Kept: every event after `from`, from the oldest on (or, with none kept, the next to come). A position beyond
         // the last one given names another database's events (made anew, or another service's).
         const oldestKept = oldest ?? last + 1;
@@ -113,6 +121,10 @@ export class EventFeed implements BeforeApplicationShutdown {
   /** Reads the log now rather than at the next poll: this instance has just committed events (a create). */
   wake(): void {
     this.polling.soon();
+  }
+
+  private bounds(): Promise<EventLogBounds> {
+    return this.boundsReads.read('bounds', () => this.log.bounds());
   }
 
   /** The last position read, the feed started (its first read) if it was not running. */
